@@ -1,0 +1,94 @@
+"""The bilingual analyzer: English and Chinese in one field, composed in Whoosh's idiom.
+
+    RegexTokenizer(script runs) | LowercaseFilter() | CJKBigramFilter()
+        | StopFilter(minsize=1) | StemFilter(stem_latin)
+
+- The tokenizer splits at script boundaries: ``配合GRPO风格`` → ``配合``, ``GRPO``, ``风格``;
+  ``在GSM8K上`` → ``在``, ``GSM8K``, ``上``. Latin runs split at inner punctuation, so the
+  identifier ``EF21-Muon`` is the two tokens ``ef21 muon`` at consecutive positions, and a
+  query for ``EF21-Muon`` (analysed the same way) is the phrase of those two tokens.
+  ``∇`` is a token of its own; ``Πnet`` stays one token. Punctuation (full-width too),
+  emoji and ``¶`` never become tokens.
+- Chinese runs become overlapping bigrams, as in Lucene's CJK analyzer: ``联邦学习框架`` →
+  ``联邦 邦学 学习 习框 框架``. A Chinese query word becomes the phrase of its bigrams, so
+  ``联邦学习`` matches exactly the texts that contain it.
+- English words are stemmed (``optimizers`` → ``optim``); tokens with digits or non-ASCII
+  letters (``gsm8k``, ``πnet``) are left as they are.
+
+Whoosh pickles the analyzer into the index schema, so every class and function used here
+must stay importable under its name; ``SCHEMA_VERSION`` in ``index`` changes when they do.
+"""
+
+from __future__ import annotations
+
+from whoosh.analysis import (
+    Filter,
+    LowercaseFilter,
+    RegexTokenizer,
+    StemFilter,
+    StopFilter,
+)
+from whoosh.lang.porter import stem
+
+from .text import CJK_CLASS, CJK_RE
+
+# A Chinese/Japanese/Korean run, the nabla sign, or a run of other word characters.
+TOKEN_PATTERN = rf"[{CJK_CLASS}]+|∇|(?:(?![{CJK_CLASS}])\w)+"
+
+STOP_WORDS = frozenset(
+    ("a an and are as at be by for from in is it of on or that the this to was were with").split()
+)
+
+
+def stem_latin(word: str) -> str:
+    """Porter-stem plain English words; leave identifiers (gsm8k, πnet) and CJK alone."""
+    if word.isascii() and word.isalpha():
+        return stem(word)
+    return word
+
+
+class CJKBigramFilter(Filter):
+    """Replace each CJK run by its overlapping bigrams (a one-character run stays as it is).
+
+    Positions are renumbered so that the bigrams of a run, and the tokens around it, stay
+    consecutive: phrase queries work across scripts.
+    """
+
+    def __eq__(self, other):
+        return other is not None and self.__class__ is other.__class__
+
+    def __call__(self, tokens):
+        offset = 0  # how many extra positions earlier runs have added
+        for t in tokens:
+            if t.positions:
+                t.pos += offset
+            text = t.text
+            if len(text) < 2 or not CJK_RE.match(text):
+                yield t
+                continue
+            base_pos = t.pos if t.positions else 0
+            base_char = t.startchar if t.chars else 0
+            for i in range(len(text) - 1):
+                t.text = text[i : i + 2]
+                if t.positions:
+                    t.pos = base_pos + i
+                if t.chars:
+                    t.startchar = base_char + i
+                    t.endchar = base_char + i + 2
+                yield t
+            offset += len(text) - 2
+
+
+def bilingual_analyzer():
+    return (
+        RegexTokenizer(TOKEN_PATTERN)
+        | LowercaseFilter()
+        | CJKBigramFilter()
+        | StopFilter(stoplist=STOP_WORDS, minsize=1)
+        | StemFilter(stemfn=stem_latin)
+    )
+
+
+def tokens(text: str, mode: str = "index") -> list[str]:
+    """The analysed tokens of *text* (for tests and for explaining a query)."""
+    return [t.text for t in bilingual_analyzer()(text, mode=mode)]

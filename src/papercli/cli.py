@@ -1,0 +1,317 @@
+"""The ``papers`` command line: thin Typer commands over plain functions.
+
+Each command parses its options, calls one function from ``ingest``, ``query`` or
+``export`` and prints the result with ``render``. Errors of the tool's own types become
+one line on stderr and an exit code (0 ok, 1 nothing found, 2 bad usage or input).
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from . import __version__
+from .errors import EXIT_NOTHING_FOUND, NothingFound, PapersError, UsageError
+
+app = typer.Typer(
+    name="papers",
+    help="A local, searchable index of the paper digests you collect (English and Chinese).",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode="markdown",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+class State:
+    library_option: Path | None = None
+
+
+STATE = State()
+
+LibraryOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--library",
+        "-L",
+        help="Library folder (default: $PAPERS_LIBRARY, else the user data folder).",
+        show_default=False,
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print a JSON array of records.")]
+TagOpt = Annotated[
+    list[str] | None,
+    typer.Option("--tag", "-t", help="Only papers with this tag (repeat: all must match)."),
+]
+VenueOpt = Annotated[str | None, typer.Option("--venue", help="Only papers of this venue.")]
+YearOpt = Annotated[int | None, typer.Option("--year", help="Only papers of this year.")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"papers {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    library: LibraryOpt = None,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    STATE.library_option = library
+
+
+def fail(message: str, code: int) -> typer.Exit:
+    sys.stderr.write(f"papers: {message}\n")
+    return typer.Exit(code)
+
+
+def handle_errors(func):
+    """Turn the tool's errors (and OS errors) into one line on stderr and an exit code."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except PapersError as exc:
+            raise fail(str(exc), exc.exit_code) from None
+        except OSError as exc:
+            where = f": {exc.filename}" if exc.filename else ""
+            raise fail(f"{exc.strerror or exc}{where}", 2) from None
+
+    return wrapper
+
+
+def _library():
+    from .library import Library, resolve_location
+
+    return Library(resolve_location(STATE.library_option))
+
+
+def _index():
+    from .index import PaperIndex
+
+    index = PaperIndex(_library()).open()
+    for message in sorted(index.invalid.values()):
+        sys.stderr.write(f"papers: warning: skipped invalid record {message}\n")
+    return index
+
+
+def _filters(tag, any_tag=False, venue=None, year=None):
+    from .query import Filters, resolve_tags
+    from .taxonomy import load_taxonomy
+
+    tags = resolve_tags(tag or (), load_taxonomy() if tag else None)
+    return Filters(tags=tags, any_tag=any_tag, venue=venue, year=year)
+
+
+def _nothing(what: str, filters=None) -> typer.Exit:
+    active = filters.describe() if filters else ""
+    return fail(f"{what}" + (f" (filters: {active})" if active else ""), EXIT_NOTHING_FOUND)
+
+
+@app.command()
+@handle_errors
+def ingest(
+    paths: Annotated[
+        list[Path], typer.Argument(help="Digest pages or abstract lists.", show_default=False)
+    ],
+) -> None:
+    """Add documents to the library (format detected from content).
+
+    Each entry becomes a record, is merged into the record of the same paper, or is
+    reported with file and line. One unusable document stops the ingest; nothing changes.
+
+    Example: `papers ingest iclr2026-optimization.txt iclr2026-abstracts.txt`
+    """
+    from .ingest import ingest as run_ingest
+
+    report = run_ingest(_library(), paths)
+    for warning in report.warnings:
+        sys.stderr.write(f"papers: warning: {warning}\n")
+    typer.echo(f"ingested {report.summary()}")
+
+
+@app.command()
+@handle_errors
+def search(
+    query: Annotated[
+        list[str], typer.Argument(help="Words, phrases, field:value …", show_default=False)
+    ],
+    limit: Annotated[
+        int | None, typer.Option("--limit", "-n", min=1, help="Show at most N.")
+    ] = None,
+    tag: TagOpt = None,
+    venue: VenueOpt = None,
+    year: YearOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Search titles, short names, tags, abstracts and Chinese summaries, best first.
+
+    Words must all match; `OR`, `NOT`, `"exact phrase"`, `prefix*`, `fuzzy~` and fields
+    `title:` `name:` `tag:` `venue:` `year:` `category:` work too.
+
+    Examples: `papers search muon` · `papers search "federated learning"` · `papers search 联邦学习`
+    """
+    from . import query as q
+    from . import render
+
+    filters = _filters(tag, venue=venue, year=year)
+    hits = q.search(_index(), " ".join(query), limit, filters)
+    if json:
+        render.print_json(render.hits_json(hits, scores=True))
+    elif hits:
+        more = limit is not None and len(hits) == limit
+        render.print_hits(hits, scores=True, footer=f"first {limit} shown" if more else None)
+    if not hits:
+        raise _nothing(f"no paper matches {' '.join(query)!r}", filters)
+
+
+@app.command("list")
+@handle_errors
+def list_(
+    tag: TagOpt = None,
+    any_tag: Annotated[bool, typer.Option("--any", help="Papers with any of the tags.")] = False,
+    venue: VenueOpt = None,
+    year: YearOpt = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", "-n", min=1, help="Show at most N.")
+    ] = None,
+    json: JsonOpt = False,
+) -> None:
+    """List papers, by title, optionally filtered by tag (in either language), venue, year.
+
+    Examples: `papers list --tag federated-learning` · `papers list --tag 联邦学习 --year 2026`
+    """
+    from . import query as q
+    from . import render
+
+    filters = _filters(tag, any_tag, venue, year)
+    hits = q.list_papers(_index(), filters, limit)
+    if json:
+        render.print_json(render.hits_json(hits, scores=False))
+    elif hits:
+        render.print_hits(hits, scores=False)
+    if not hits:
+        raise _nothing("no paper to list", filters)
+
+
+@app.command()
+@handle_errors
+def tags(json: JsonOpt = False) -> None:
+    """Show every tag with its number of papers.
+
+    Example: `papers tags`
+    """
+    from . import query as q
+    from . import render
+
+    counts = q.tag_counts(_index())
+    if json:
+        render.print_json([{"tag": t, "count": n} for t, n in counts])
+    elif counts:
+        render.print_tag_counts(counts)
+    if not counts:
+        raise _nothing("the library has no tags yet")
+
+
+@app.command()
+@handle_errors
+def show(
+    paper_id: Annotated[str, typer.Argument(metavar="ID", help="A paper id (or a unique prefix).")],
+    json: JsonOpt = False,
+) -> None:
+    """Show one paper: every field, where each came from, and where sources disagree.
+
+    Example: `papers show iclr2026-rrnco`
+    """
+    from . import query as q
+    from . import render
+
+    hit = q.get_paper(_index(), paper_id)
+    if json:
+        render.print_json(hit.data)
+    else:
+        render.print_record(hit.record)
+
+
+FORMAT_NAMES = "markdown|bibtex|biblatex|json|yaml"
+
+
+@app.command()
+@handle_errors
+def export(
+    query: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Search query selecting papers; '-' reads ids from stdin.", show_default=False
+        ),
+    ] = None,
+    tag: TagOpt = None,
+    paper_id: Annotated[
+        list[str] | None, typer.Option("--id", help="A paper id (repeatable).")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help=FORMAT_NAMES)] = "markdown",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write to FILE (atomically), not stdout.")
+    ] = None,
+) -> None:
+    """Export papers as Markdown, BibTeX (bibtex: ASCII; biblatex: UTF-8), JSON or YAML.
+
+    Without a query, tag or id, exports the whole library, ordered by id.
+
+    Examples: `papers export --tag muon --format bibtex --output muon.bib` ·
+    `papers search muon --json | …` · `echo iclr2026-rrnco | papers export - -f markdown`
+    """
+    from . import export as exporters
+    from . import query as q
+    from .library import atomic_write
+
+    if fmt not in exporters.FORMATS:
+        raise UsageError(f"unknown format {fmt!r} (choose {FORMAT_NAMES})")
+    words = list(query or [])
+    ids = list(paper_id or [])
+    if words == ["-"]:
+        words = []
+        ids += [line.strip() for line in sys.stdin.read().split() if line.strip()]
+    filters = _filters(tag)
+    hits = q.select(_index(), " ".join(words) or None, filters, ids)
+    if not hits:
+        raise NothingFound(
+            "no paper to export" + (f" (filters: {filters.describe()})" if filters.tags else "")
+        )
+    text = exporters.render(fmt, [h.record for h in hits])
+    if output:
+        atomic_write(output, text.encode("utf-8"))
+        sys.stderr.write(f"papers: wrote {len(hits)} papers to {output}\n")
+    else:
+        sys.stdout.write(text)
+
+
+@app.command()
+@handle_errors
+def index(
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild from scratch.")] = False,
+) -> None:
+    """Bring the search index up to date with the records (one scan), or rebuild it.
+
+    Every command already does this cheaply; run it after editing records by hand.
+    """
+    from .index import PaperIndex
+
+    library = _library()
+    with library.lock():
+        index = PaperIndex(library).open(refresh=False)
+        report = index.sync(full=rebuild)
+    for message in sorted(report.invalid.values()):
+        sys.stderr.write(f"papers: warning: skipped invalid record {message}\n")
+    typer.echo(
+        f"index: {index.doc_count()} papers ({report.added} added, {report.updated} updated, "
+        f"{report.removed} removed, {len(report.invalid)} invalid)"
+    )

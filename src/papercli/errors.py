@@ -1,0 +1,39 @@
+"""The tool's own error types. The CLI turns each into a one-line message and an exit code.
+
+Exit codes (documented in the README):
+    0  success
+    1  nothing found (a search, list or export that matched no paper)
+    2  bad usage or unusable input (a bad query, an unreadable document, an unknown id)
+"""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_NOTHING_FOUND = 1
+EXIT_USAGE = 2
+
+
+class PapersError(Exception):
+    """An error with a message meant for the user."""
+
+    exit_code = EXIT_USAGE
+
+
+class UsageError(PapersError):
+    """A bad option, query or id."""
+
+
+class DocumentError(PapersError):
+    """A document that cannot be read or recognised. Nothing of it is ingested."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+
+
+class RecordError(PapersError):
+    """A record whose content does not validate."""
+
+
+class NothingFound(PapersError):
+    exit_code = EXIT_NOTHING_FOUND

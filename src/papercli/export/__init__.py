@@ -1,0 +1,30 @@
+"""Exporters: one module per output format, each with ``render(records, **options) -> str``.
+
+    markdown   GitHub-flavoured Markdown: an index table and a section per paper
+    bibtex     BibTeX in ASCII with LaTeX escapes, for classic bibtex
+    biblatex   BibTeX in UTF-8, for biber/biblatex
+    json       full records, as JSON
+    yaml       full records, as YAML
+
+Modules are imported only when their format is asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from ..record import Record
+
+# format name -> (module, options for its render function)
+FORMATS: dict[str, tuple[str, dict]] = {
+    "markdown": ("markdown", {}),
+    "bibtex": ("bibtex", {"ascii_only": True}),
+    "biblatex": ("bibtex", {"ascii_only": False}),
+    "json": ("records", {"fmt": "json"}),
+    "yaml": ("records", {"fmt": "yaml"}),
+}
+
+
+def render(fmt: str, records: list[Record]) -> str:
+    module, options = FORMATS[fmt]
+    return importlib.import_module(f"{__name__}.{module}").render(records, **options)

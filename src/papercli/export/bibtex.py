@@ -1,0 +1,80 @@
+"""BibTeX entries that bibtex, biber and pybtex accept.
+
+``ascii_only=True`` (``--format bibtex``): every non-ASCII character spelled in LaTeX
+(``∇`` → ``\\ensuremath{\\nabla}``), for classic bibtex under pdflatex. The Chinese summary
+has no ASCII spelling and is left out. ``ascii_only=False`` (``--format biblatex``):
+UTF-8, with the Chinese summary in ``annotation``, which styles do not print.
+
+No author is ever invented. ``key`` (classic sorting) and ``shorthand`` (biblatex labels)
+carry the short name so that author-less entries sort and label sensibly. An untitled
+paper gets a title built from its short name and its abstract's first sentence, and a
+``note`` that says so.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..record import Record
+from ..text import first_sentence, latex_to_text
+from ..venues import full_name
+from .latex import Unencodable, to_latex
+
+DERIVED_NOTE = "Title derived from the short name and the first sentence of the abstract"
+_URL_SAFE_RE = re.compile(r"^https?://[^\s{}\\%#]+$")
+
+
+def render(records: list[Record], ascii_only: bool) -> str:
+    return "\n".join(entry(record, ascii_only) for record in records)
+
+
+def derived_title(record: Record) -> str:
+    opening = first_sentence(latex_to_text(record.abstract or record.summary_zh or ""), 200)
+    parts = [p for p in (record.short_name, opening) if p]
+    return ": ".join(parts) or record.id
+
+
+def _field(
+    name: str, text: str, ascii_only: bool, notes: list[str], protect: bool = False
+) -> str | None:
+    try:
+        value = to_latex(text, ascii_only, protect_caps=protect)
+    except Unencodable:
+        notes.append(f"the {name} has characters with no ASCII spelling; export as biblatex")
+        kept = "".join(ch for ch in text if ch.isascii() or _encodable(ch))
+        value = to_latex(kept, ascii_only, protect_caps=protect)
+    return value or None
+
+
+def _encodable(ch: str) -> bool:
+    try:
+        to_latex(ch, True)
+    except Unencodable:
+        return False
+    return True
+
+
+def entry(record: Record, ascii_only: bool) -> str:
+    notes: list[str] = []
+    title = record.title
+    if not title:
+        title = derived_title(record)
+        notes.append(DERIVED_NOTE)
+    fields: list[tuple[str, str | None]] = [
+        ("title", _field("title", title, ascii_only, notes, protect=True)),
+        ("booktitle", _field("booktitle", full_name(record.venue) or "", ascii_only, notes)),
+        ("year", str(record.year) if record.year else None),
+        ("abstract", _field("abstract", record.abstract or "", ascii_only, notes)),
+        ("keywords", ", ".join(record.tags) or None),
+        ("url", next((u for u in record.urls if _URL_SAFE_RE.match(u)), None)),
+    ]
+    if record.short_name:
+        name = _field("short name", record.short_name, ascii_only, notes)
+        fields += [("key", name), ("shorthand", name)]
+    if record.summary_zh and not ascii_only:
+        fields.append(("annotation", _field("summary", record.summary_zh, False, notes)))
+    if notes:
+        fields.append(("note", to_latex(". ".join(notes) + ".", ascii_only)))
+    kind = "inproceedings" if record.venue else "misc"
+    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields if value)
+    return f"@{kind}{{{record.citekey or record.id},\n{body}\n}}\n"

@@ -1,0 +1,310 @@
+"""The Whoosh index: derived from the records, kept fresh cheaply, never the source of truth.
+
+Freshness rule (documented in the README):
+
+- ``.index/state.json`` remembers the ``papers/`` folder's mtime and inode as of the last
+  sync. Every command compares them with one ``stat``: any record added, removed or
+  replaced through a rename (papers itself, most editors, git) changes them, and the
+  command then syncs: one ``scandir`` of ``papers/`` against ``.index/stamps.json``
+  (mtime, size, inode of every record file), re-reading only the files that changed.
+- A record edited in place (which leaves the folder untouched) is caught when it is about
+  to be shown: every hit's stored stamp is compared with a ``stat`` of its file, and a
+  changed record is re-read, re-indexed and the query run again. A listing never shows
+  stale data.
+- ``papers index`` syncs unconditionally; ``papers index --rebuild`` starts from scratch.
+
+Listings read what they show from stored fields (the record as JSON), never from YAML.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .errors import RecordError
+from .library import Library, Stamp, atomic_write
+from .merge import record_keys
+from .record import Record
+from .text import latex_to_text
+
+SCHEMA_VERSION = 1
+TEXT_FIELDS = ("title", "name", "tag", "abstract", "summary")
+
+
+def make_schema():
+    from whoosh import fields
+
+    from .analysis import bilingual_analyzer
+
+    analyzer = bilingual_analyzer()
+
+    def text(boost: float):
+        return fields.TEXT(analyzer=analyzer, field_boost=boost, multitoken_query="phrase")
+
+    return fields.Schema(
+        id=fields.ID(stored=True, unique=True),
+        citekey=fields.ID(),
+        title=text(4.0),
+        name=text(4.0),
+        tag=fields.KEYWORD(commas=True, lowercase=True, scorable=True, field_boost=2.0),
+        abstract=text(1.0),
+        summary=text(1.0),
+        venue=fields.KEYWORD(lowercase=True),
+        year=fields.NUMERIC(int, bits=16, signed=False),
+        category=fields.KEYWORD(commas=True, lowercase=True),
+        keys=fields.KEYWORD(commas=True),
+        sortkey=fields.ID(sortable=True),
+        stamp=fields.STORED,
+        data=fields.STORED,
+    )
+
+
+def document(record: Record, stamp: Stamp) -> dict:
+    """The index document for *record*: analysed text plus the stored record itself."""
+    return {
+        "id": record.id,
+        "citekey": record.citekey or "",
+        "title": record.title or "",
+        "name": record.short_name or "",
+        "tag": ",".join(record.tags),
+        "abstract": latex_to_text(record.abstract or ""),
+        "summary": latex_to_text(record.summary_zh or ""),
+        "venue": record.venue or "",
+        "year": record.year or 0,
+        "category": ",".join(c.replace(",", " ") for c in record.categories),
+        "keys": ",".join(record_keys(record)),
+        "sortkey": record.label.casefold(),
+        "stamp": stamp.as_list(),
+        "data": json.dumps(record.to_dict(), ensure_ascii=False),
+    }
+
+
+@dataclass
+class SyncReport:
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    invalid: dict[str, str] = field(default_factory=dict)  # file name -> message
+
+    @property
+    def changed(self) -> int:
+        return self.added + self.updated + self.removed
+
+
+@dataclass
+class Hit:
+    id: str
+    data: dict
+    score: float | None = None
+
+    @property
+    def record(self) -> Record:
+        return Record.from_dict(self.data, self.id)
+
+
+class PaperIndex:
+    """The library's index. Open it with ``PaperIndex(library).open()``."""
+
+    def __init__(self, library: Library) -> None:
+        self.library = library
+        self.dir = library.index_dir
+        self._ix = None
+        self.invalid: dict[str, str] = {}
+
+    # -- state files ------------------------------------------------------------------------
+
+    def _read_json(self, name: str) -> dict:
+        try:
+            return json.loads((self.dir / name).read_text(encoding="utf-8"))
+        except (FileNotFoundError, ValueError):
+            return {}
+
+    def _write_json(self, name: str, data: dict) -> None:
+        atomic_write(self.dir / name, json.dumps(data, ensure_ascii=False).encode("utf-8"))
+
+    # -- opening and freshness --------------------------------------------------------------
+
+    def open(self, refresh: bool = True) -> PaperIndex:
+        """Open (creating if needed) and, unless *refresh* is false, bring up to date."""
+        from whoosh import index as windex
+
+        state = self._read_json("state.json")
+        usable = state.get("version") == SCHEMA_VERSION and windex.exists_in(str(self.dir))
+        if usable:
+            try:
+                self._ix = windex.open_dir(str(self.dir))
+            except Exception:  # an index from another version or a damaged one: rebuild
+                usable = False
+        if not usable:
+            self._create()
+            state = {}
+        self.invalid = state.get("invalid", {})
+        if refresh and state.get("papers_dir") != self.library.papers_dir_stamp():
+            # Another process writing holds the lock: search what it last committed.
+            with self.library.try_lock() as locked:
+                if locked:
+                    self.sync()
+        return self
+
+    def _create(self) -> None:
+        from whoosh import index as windex
+
+        self.dir.mkdir(parents=True, exist_ok=True)
+        for name in ("stamps.json", "state.json"):
+            (self.dir / name).unlink(missing_ok=True)
+        self._ix = windex.create_in(str(self.dir), make_schema())
+
+    @property
+    def ix(self):
+        if self._ix is None:
+            self.open()
+        return self._ix
+
+    def sync(self, full: bool = False) -> SyncReport:
+        """Bring the index in line with ``papers/``: one scandir, reads only changed files."""
+        papers_stamp = self.library.papers_dir_stamp()
+        old = {} if full else self._read_json("stamps.json")
+        seen: dict[str, list[int]] = {}
+        changed: list[str] = []
+        for entry in self.library.record_files():
+            stamp = Stamp.of(entry.stat()).as_list()
+            seen[entry.name] = stamp
+            if old.get(entry.name) != stamp:
+                changed.append(entry.name)
+        removed = [name for name in old if name not in seen]
+        report = SyncReport()
+        invalid = {k: v for k, v in self.invalid.items() if k in seen and k not in changed}
+        upserts: list[tuple[Record, Stamp]] = []
+        for name in sorted(changed):
+            path = self.library.papers_dir / name
+            try:
+                record = self.library.load_path(path)
+                upserts.append((record, Stamp(*seen[name])))
+            except (RecordError, OSError) as exc:
+                invalid[name] = str(exc)
+                removed.append(name)  # an invalid record is not searchable until fixed
+                seen.pop(name)
+        for record, _stamp in upserts:
+            if f"{record.id}.yaml" in old:
+                report.updated += 1
+            else:
+                report.added += 1
+        report.removed = sum(1 for name in removed if name in old)
+        if full or upserts or removed:
+            self._write(upserts, [n[: -len(".yaml")] for n in removed], clear=full)
+        self._write_json("stamps.json", seen)
+        self.invalid = invalid
+        self._write_json(
+            "state.json",
+            {"version": SCHEMA_VERSION, "papers_dir": papers_stamp, "invalid": invalid},
+        )
+        report.invalid = invalid
+        return report
+
+    def refresh_stale(self, stored: dict[str, list[int]]) -> bool:
+        """Re-index the records among *stored* (id -> indexed stamp) whose files changed.
+
+        Returns whether any had changed. This is what keeps a record edited in place from
+        ever being shown stale: it costs one ``stat`` per record about to be shown.
+        """
+        upserts, removed = [], []
+        for rid, indexed in stored.items():
+            stamp = self.library.stamp(rid)
+            if stamp is None:
+                removed.append(rid)
+            elif stamp.as_list() != indexed:
+                try:
+                    upserts.append((self.library.load(rid), stamp))
+                except RecordError as exc:
+                    self.invalid[f"{rid}.yaml"] = str(exc)
+                    removed.append(rid)
+        if not upserts and not removed:
+            return False
+        with self.library.try_lock() as locked:
+            if not locked:
+                return False  # a writer is busy; show what was committed
+            self._apply(upserts, removed)
+        return True
+
+    def _apply(
+        self, upserts: list[tuple[Record, Stamp]], removed: list[str], papers_dir=None
+    ) -> None:
+        """Write index changes, then the stamps and state that describe them."""
+        stamps = self._read_json("stamps.json")
+        for record, stamp in upserts:
+            stamps[f"{record.id}.yaml"] = stamp.as_list()
+            self.invalid.pop(f"{record.id}.yaml", None)
+        for rid in removed:
+            stamps.pop(f"{rid}.yaml", None)
+        self._write(upserts, removed)
+        self._write_json("stamps.json", stamps)
+        state = self._read_json("state.json")
+        if papers_dir is not None:
+            state["papers_dir"] = papers_dir
+        state.update(version=SCHEMA_VERSION, invalid=self.invalid)
+        self._write_json("state.json", state)
+
+    def write(self, records: Iterable[Record]) -> None:
+        """Index records that were just saved (by ingest, under the library lock)."""
+        upserts = []
+        for record in records:
+            stamp = self.library.stamp(record.id)
+            if stamp is not None:
+                upserts.append((record, stamp))
+        self._apply(upserts, [], papers_dir=self.library.papers_dir_stamp())
+
+    def _write(
+        self, upserts: list[tuple[Record, Stamp]], removed: list[str], clear: bool = False
+    ) -> None:
+        if clear:
+            self._create()
+        writer = self.ix.writer(timeout=30.0, compound=False)
+        try:
+            for rid in removed:
+                writer.delete_by_term("id", rid)
+            for record, stamp in upserts:
+                writer.update_document(**document(record, stamp))
+        except BaseException:
+            writer.cancel()
+            raise
+        writer.commit()
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def doc_count(self) -> int:
+        return self.ix.doc_count()
+
+    def find_by_keys(self, keys: Iterable[str]) -> list[Hit]:
+        from whoosh import query
+
+        terms = [query.Term("keys", k) for k in keys]
+        if not terms:
+            return []
+        with self.ix.searcher() as searcher:
+            return [
+                Hit(h["id"], json.loads(h["data"]))
+                for h in searcher.search(query.Or(terms), limit=None)
+            ]
+
+    def has_citekey(self, key: str) -> bool:
+        with self.ix.searcher() as searcher:
+            return searcher.document_number(citekey=key) is not None
+
+    def get(self, rid: str) -> Hit | None:
+        with self.ix.searcher() as searcher:
+            fields = searcher.document(id=rid)
+        return Hit(rid, json.loads(fields["data"])) if fields else None
+
+    def run(self, q, limit: int | None, sort: bool = False, fresh: bool = True) -> list[Hit]:
+        """Run a Whoosh query; check the hits' files and run again if any had changed."""
+        for _attempt in range(2):
+            with self.ix.searcher() as searcher:
+                results = searcher.search(q, limit=limit, sortedby="sortkey" if sort else None)
+                hits = [
+                    Hit(h["id"], json.loads(h["data"]), None if sort else h.score) for h in results
+                ]
+                stored = {h["id"]: h["stamp"] for h in results}
+            if not fresh or not self.refresh_stale(stored):
+                break
+        return hits

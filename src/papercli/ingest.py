@@ -1,0 +1,155 @@
+"""Ingest: documents → entries → records merged into the library → index.
+
+Every document is read and parsed before anything is written: one unusable document
+stops the whole ingest with the library untouched. Then, under the library lock, each
+entry either creates a record, is folded into the record of the same paper (see
+``merge``), or is recognised as already there. Records are written first, the index
+after them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import ids
+from .index import PaperIndex
+from .library import Library
+from .merge import entry_keys, merge_entry, new_record, record_keys, same_paper
+from .parsers import Document, Entry, parse_file
+from .record import Record, Source
+from .taxonomy import Taxonomy, load_taxonomy
+
+
+@dataclass
+class DocumentReport:
+    path: str
+    format: str
+    entries: int
+    venue: str | None
+    year: int | None
+
+
+@dataclass
+class IngestReport:
+    documents: list[DocumentReport] = field(default_factory=list)
+    new: list[str] = field(default_factory=list)  # ids of records created
+    merged: list[str] = field(default_factory=list)  # ids of records an entry was folded into
+    unchanged: int = 0  # entries already in the library
+    warnings: list[str] = field(default_factory=list)  # "file:line: message"
+    written: int = 0  # record files actually written
+
+    def summary(self) -> str:
+        docs = len(self.documents)
+        entries = sum(d.entries for d in self.documents)
+        return (
+            f"{docs} document{'s' * (docs != 1)}, {entries} entries: "
+            f"{len(self.new)} new, {len(self.merged)} merged, {self.unchanged} unchanged, "
+            f"{len(self.warnings)} warning{'s' * (len(self.warnings) != 1)}"
+        )
+
+
+def apply_tags(record: Record, taxonomy: Taxonomy) -> None:
+    """Tags = the taxonomy's tags for the text, plus the user's additions, minus removals."""
+    auto = taxonomy.tag_text(record.title, record.short_name, record.abstract, record.summary_zh)
+    added = record.tag_edits.get("added", [])
+    removed = set(record.tag_edits.get("removed", []))
+    record.tags = sorted((set(auto) | set(added)) - removed)
+
+
+class _Batch:
+    """Records touched by this ingest, and which identity key belongs to which of them."""
+
+    def __init__(self, library: Library, index: PaperIndex) -> None:
+        self.library = library
+        self.index = index
+        self.records: dict[str, Record] = {}
+        self.before: dict[str, dict | None] = {}  # id -> record as it was (None: new)
+        self.owner: dict[str, str] = {}  # identity key -> id
+        self.citekeys: set[str] = set()
+        self.touched: list[str] = []  # ids created or merged into, in order
+
+    def remember(self, record: Record, touched: bool = False) -> None:
+        if touched and record.id not in self.touched:
+            self.touched.append(record.id)
+        self.records[record.id] = record
+        for key in record_keys(record):
+            self.owner.setdefault(key, record.id)
+        if record.citekey:
+            self.citekeys.add(record.citekey)
+
+    def find(self, entry: Entry) -> Record | None:
+        keys = entry_keys(entry)
+        candidates = [self.owner[k] for k in keys if k in self.owner]
+        candidates += [hit.id for hit in self.index.find_by_keys(keys)]
+        for rid in dict.fromkeys(candidates):
+            record = self.records.get(rid)
+            if record is None:
+                record = self.library.load(rid)
+                self.before[rid] = record.to_dict()
+                self.remember(record)
+            if same_paper(record, entry):
+                return record
+        return None
+
+    def create(self, entry: Entry, source: Source) -> Record:
+        base = ids.base_id(
+            entry.venue, entry.year, entry.short_name, entry.title, entry.abstract, entry.summary_zh
+        )
+        rid = ids.unique_id(base, lambda i: i in self.records or self.library.exists(i))
+        key = ids.base_citekey(entry.short_name, entry.title, entry.abstract, entry.year)
+        record = new_record(rid, entry, source)
+        record.citekey = ids.unique_citekey(
+            key, lambda k: k in self.citekeys or self.index.has_citekey(k)
+        )
+        self.before[rid] = None
+        self.remember(record, touched=True)
+        return record
+
+
+def ingest(
+    library: Library,
+    paths: Iterable[Path],
+    taxonomy: Taxonomy | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> IngestReport:
+    """Ingest documents; raise ``DocumentError``, touching nothing, if one is unusable."""
+    parsed: list[tuple[Path, Document, bytes]] = []
+    for path in paths:
+        doc, data = parse_file(Path(path))
+        parsed.append((Path(path), doc, data))
+    taxonomy = taxonomy or load_taxonomy()
+    report = IngestReport()
+    with library.lock():
+        index = PaperIndex(library).open()
+        batch = _Batch(library, index)
+        for path, doc, data in parsed:
+            report.documents.append(
+                DocumentReport(str(path), doc.format, len(doc.entries), doc.venue, doc.year)
+            )
+            report.warnings += [f"{path}:{w.line}: {w.message}" for w in doc.warnings]
+            stored = library.store_source(path.name, data)
+            for entry in doc.entries:
+                source = Source(stored, path.name, entry.line, doc.format, entry.fields())
+                record = batch.find(entry)
+                if record is None:
+                    record = batch.create(entry, source)
+                    report.new.append(record.id)
+                elif any(s.document == stored and s.line == entry.line for s in record.sources):
+                    report.unchanged += 1
+                else:
+                    merge_entry(record, entry, source)
+                    batch.remember(record, touched=True)
+                    report.merged.append(record.id)
+                if progress:
+                    progress(1)
+        written = []
+        for record in (batch.records[rid] for rid in batch.touched):
+            apply_tags(record, taxonomy)
+            if batch.before.get(record.id) != record.to_dict() and library.save(record):
+                written.append(record)
+        report.written = len(written)
+        if written:
+            index.write(written)
+    return report

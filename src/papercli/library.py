@@ -1,0 +1,245 @@
+"""The library on disk: one YAML file per paper, copies of the source documents, a lock.
+
+    <library>/
+        papers/<id>.yaml      one record per paper (the truth; the index is derived from it)
+        sources/<name>-<sha>  byte-exact copies of every ingested document
+        .index/               the Whoosh index and its freshness state (see ``index``)
+        .lock                 held by commands that write
+
+Records are written atomically (temporary file, fsync, rename) and only when their text
+changes, so re-ingesting a document leaves every file, and its mtime, untouched. They are
+read with a safe YAML loader only (LibYAML's C loader where present).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import RecordError, UsageError
+from .record import ID_RE, Record
+
+ENV_VAR = "PAPERS_LIBRARY"
+
+
+def default_location() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("papers", appauthor=False))
+
+
+def resolve_location(option: str | os.PathLike | None) -> Path:
+    """``--library`` wins, then ``$PAPERS_LIBRARY``, then the platform's user data folder."""
+    if option:
+        return Path(option).expanduser()
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return Path(env).expanduser()
+    return default_location()
+
+
+# --- YAML --------------------------------------------------------------------------------
+
+
+def _yaml():
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return yaml, loader, dumper
+
+
+def dump_yaml(data: dict) -> str:
+    yaml, _loader, dumper = _yaml()
+    return yaml.dump(
+        data,
+        Dumper=dumper,
+        allow_unicode=True,
+        sort_keys=False,
+        default_flow_style=False,
+        width=100,
+    )
+
+
+def load_yaml(text: str, where: str):
+    yaml, loader, _dumper = _yaml()
+    try:
+        return yaml.load(text, Loader=loader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f" line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "invalid YAML"
+        raise RecordError(f"{where}{line}: {problem}") from None
+
+
+# --- atomic files ------------------------------------------------------------------------
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write *data* to *path* so that readers see the old or the new file, never a mix."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+# --- the library -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """What identifies one version of a record file without reading it."""
+
+    mtime_ns: int
+    size: int
+    inode: int
+
+    @classmethod
+    def of(cls, st: os.stat_result) -> Stamp:
+        return cls(st.st_mtime_ns, st.st_size, st.st_ino)
+
+    def as_list(self) -> list[int]:
+        return [self.mtime_ns, self.size, self.inode]
+
+
+class Library:
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self.papers_dir = self.root / "papers"
+        self.sources_dir = self.root / "sources"
+        self.index_dir = self.root / ".index"
+        self._lock = None
+
+    def __repr__(self) -> str:
+        return f"Library({str(self.root)!r})"
+
+    # -- records ---------------------------------------------------------------------------
+
+    def record_path(self, rid: str) -> Path:
+        if not ID_RE.match(rid):
+            raise UsageError(f"not a paper id: {rid!r}")
+        return self.papers_dir / f"{rid}.yaml"
+
+    def exists(self, rid: str) -> bool:
+        return ID_RE.match(rid) is not None and self.record_path(rid).is_file()
+
+    def load(self, rid: str) -> Record:
+        return self.load_path(self.record_path(rid))
+
+    def load_path(self, path: Path) -> Record:
+        where = (
+            f"{self.root.name}/papers/{path.name}" if path.parent == self.papers_dir else str(path)
+        )
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"{where}: not UTF-8 (byte {exc.start})") from None
+        record = Record.from_dict(load_yaml(text, where), where)
+        if path.parent == self.papers_dir and path.stem != record.id:
+            raise RecordError(f"{where}: id {record.id!r} does not match the file name")
+        return record
+
+    def save(self, record: Record) -> bool:
+        """Write *record* if its text changed; return whether the file was written."""
+        path = self.record_path(record.id)
+        data = dump_yaml(record.to_dict()).encode("utf-8")
+        try:
+            if path.read_bytes() == data:
+                return False
+        except FileNotFoundError:
+            pass
+        atomic_write(path, data)
+        return True
+
+    def record_files(self) -> Iterator[os.DirEntry]:
+        """Every ``*.yaml`` entry of ``papers/`` (unsorted: one scandir, no reads)."""
+        try:
+            with os.scandir(self.papers_dir) as entries:
+                for entry in entries:
+                    if entry.name.endswith(".yaml") and not entry.name.startswith("."):
+                        yield entry
+        except FileNotFoundError:
+            return
+
+    def stamp(self, rid: str) -> Stamp | None:
+        try:
+            return Stamp.of(os.stat(self.record_path(rid)))
+        except FileNotFoundError:
+            return None
+
+    def papers_dir_stamp(self) -> list[int] | None:
+        try:
+            st = os.stat(self.papers_dir)
+        except FileNotFoundError:
+            return None
+        return [st.st_mtime_ns, st.st_ino]
+
+    # -- source documents -------------------------------------------------------------------
+
+    def store_source(self, name: str, data: bytes) -> str:
+        """Keep a byte-exact copy of an ingested document; return its library-relative path.
+
+        The copy is named after the document and its content hash, so two versions of a
+        file with the same name are both kept, and storing the same bytes twice is a no-op.
+        """
+        digest = hashlib.sha256(data).hexdigest()[:12]
+        stem, dot, ext = safe_file_name(name).rpartition(".")
+        if not dot or not stem or len(ext) > 8:
+            stem, ext = safe_file_name(name), "txt"
+        rel = f"sources/{stem}-{digest}.{ext}"
+        target = self.root / rel
+        if not target.exists():
+            atomic_write(target, data)
+        return rel
+
+    # -- locking ----------------------------------------------------------------------------
+
+    def lock(self):
+        """The library's write lock: one reentrant ``filelock.FileLock`` per ``Library``.
+
+        ``with library.lock():`` waits for other writers; ``try_lock()`` does not.
+        The lock is an OS-level ``flock``: a killed process leaves no lock behind.
+        """
+        if self._lock is None:
+            from filelock import FileLock
+
+            self.root.mkdir(parents=True, exist_ok=True)
+            self._lock = FileLock(str(self.root / ".lock"))
+        return self._lock
+
+    @contextlib.contextmanager
+    def try_lock(self) -> Iterator[bool]:
+        """Take the write lock if it is free; yield whether it was taken."""
+        from filelock import Timeout
+
+        lock = self.lock()
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            lock.release()
+
+
+def safe_file_name(name: str) -> str:
+    """A file name made from untrusted text: no directories, no dots in front, no controls."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    base = re.sub(r"[^\w.\-+]+", "-", base, flags=re.ASCII).strip(".-")
+    return base[:80] or "document"

@@ -1,0 +1,125 @@
+"""One record per paper: identity keys, the merge rule, and folding an entry into a record.
+
+The rule (also in the README):
+
+1. Same venue and year, and titles equal up to case, spacing, punctuation and dash
+   style → same paper.
+2. Abstracts equal up to line wrapping, spacing and case → same paper (a paginated list
+   that repeats an abstract).
+3. Same venue, year and short name → same paper only when nothing contradicts it (no two
+   different titles, no two different abstracts) and, when one side has the title and the
+   other the abstract, at least half of the title's words occur in the abstract.
+   This is how the digest entry "RRNCO: Towards Real-World Routing …" and the untitled
+   abstract that introduces RRNCO become one record.
+
+Anything else stays separate.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from .parsers.base import Entry
+from .record import Record, Source
+from .text import fold_key, latex_to_text
+
+MERGED_FIELDS = ("title", "short_name", "abstract", "summary_zh")
+
+
+def _venue_year(venue: str | None, year: int | None) -> str:
+    return f"{fold_key(venue or '')}{year or ''}"
+
+
+def identity_keys(
+    venue: str | None,
+    year: int | None,
+    title: str | None,
+    short_name: str | None,
+    abstract: str | None,
+) -> list[str]:
+    keys = []
+    if title and fold_key(title):
+        keys.append(f"t:{_venue_year(venue, year)}:{fold_key(title)}")
+    if abstract and fold_key(abstract):
+        keys.append("a:" + hashlib.sha1(fold_key(abstract).encode("utf-8")).hexdigest()[:20])
+    if short_name and fold_key(short_name):
+        keys.append(f"n:{_venue_year(venue, year)}:{fold_key(short_name)}")
+    return keys
+
+
+def record_keys(record: Record) -> list[str]:
+    return identity_keys(
+        record.venue, record.year, record.title, record.short_name, record.abstract
+    )
+
+
+def entry_keys(entry: Entry) -> list[str]:
+    return identity_keys(entry.venue, entry.year, entry.title, entry.short_name, entry.abstract)
+
+
+_WORD_RE = re.compile(r"[a-z][a-z0-9]+")
+_TITLE_STOP = set("a an and as at by for from in into of on or the to towards via with".split())
+
+
+def _title_in_abstract(title: str, abstract: str) -> bool:
+    title_words = {w for w in _WORD_RE.findall(title.lower()) if w not in _TITLE_STOP}
+    abstract_words = set(_WORD_RE.findall(latex_to_text(abstract).lower()))
+    return bool(title_words) and len(title_words & abstract_words) * 2 >= len(title_words)
+
+
+def same_paper(record: Record, entry: Entry) -> bool:
+    """Whether *entry* describes the paper of *record* (which shares a key with it)."""
+    rkeys, ekeys = set(record_keys(record)), set(entry_keys(entry))
+    shared = rkeys & ekeys
+    if any(k.startswith(("t:", "a:")) for k in shared):
+        return True
+    if not shared:
+        return False
+    if record.title and entry.title and fold_key(record.title) != fold_key(entry.title):
+        return False
+    if record.abstract and entry.abstract and fold_key(record.abstract) != fold_key(entry.abstract):
+        return False
+    title = record.title or entry.title
+    abstract = record.abstract or entry.abstract
+    if title and abstract:
+        return _title_in_abstract(title, abstract)
+    return True
+
+
+def new_record(rid: str, entry: Entry, source: Source) -> Record:
+    return Record(
+        id=rid,
+        title=entry.title,
+        short_name=entry.short_name,
+        venue=entry.venue,
+        year=entry.year,
+        categories=list(entry.categories),
+        abstract=entry.abstract,
+        summary_zh=entry.summary_zh,
+        urls=list(entry.urls),
+        sources=[source],
+    )
+
+
+def merge_entry(record: Record, entry: Entry, source: Source) -> None:
+    """Fold *entry* into *record*: fill empty fields, union lists, note disagreements."""
+    if any(s.document == source.document and s.line == source.line for s in record.sources):
+        return  # this very entry is already part of the record: re-ingest changes nothing
+    for name in MERGED_FIELDS:
+        new = getattr(entry, name)
+        old = getattr(record, name)
+        if not new:
+            continue
+        if not old:
+            setattr(record, name, new)
+        elif fold_key(old) != fold_key(new):
+            conflict = {"field": name, "value": new, "source": f"{source.name}:{source.line}"}
+            if conflict not in record.conflicts:
+                record.conflicts.append(conflict)
+    for name in ("categories", "urls"):
+        values = getattr(record, name)
+        values.extend(v for v in getattr(entry, name) if v not in values)
+    if record.venue is None:
+        record.venue, record.year = entry.venue, entry.year
+    record.sources.append(source)

@@ -1,0 +1,55 @@
+"""Document formats: decode the bytes, recognise the format from content, parse it.
+
+Each format is one module with ``NAME``, ``sniff(lines) -> bool`` and
+``parse(lines) -> Document``. Adding a format means adding a module to ``FORMATS``.
+The file name never decides the format.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import DocumentError
+from . import abstracts, digest
+from .base import Document, Entry, ParseWarning
+from .decode import decode
+
+__all__ = ["FORMATS", "MAX_BYTES", "Document", "Entry", "ParseWarning", "parse_bytes", "parse_file"]
+
+FORMATS = (digest, abstracts)
+MAX_BYTES = 64 * 1024 * 1024  # a paper list this large is not a paper list
+
+
+def parse_bytes(data: bytes, path: str) -> Document:
+    """Decode, detect and parse one document; raise ``DocumentError`` if it is unusable."""
+    text = decode(data, path)
+    lines = text.split("\n")
+    if not any(line.strip() for line in lines):
+        raise DocumentError(path, "the document is empty")
+    matches = [fmt for fmt in FORMATS if fmt.sniff(lines)]
+    if not matches:
+        names = " or ".join(f.NAME for f in FORMATS)
+        raise DocumentError(path, f"not a recognised paper list (expected {names})")
+    doc = matches[0].parse(lines)
+    if not doc.entries:
+        raise DocumentError(path, f"{doc.format} document with no complete entries")
+    return doc
+
+
+def parse_file(path: Path) -> tuple[Document, bytes]:
+    """Read and parse *path*; return the document and the exact bytes read."""
+    shown = str(path)
+    try:
+        if path.is_dir():
+            raise DocumentError(shown, "is a directory, not a document")
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise DocumentError(shown, f"is {size // 2**20} MiB; documents over 64 MiB are refused")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise DocumentError(shown, "no such file") from None
+    except PermissionError:
+        raise DocumentError(shown, "permission denied") from None
+    except IsADirectoryError:
+        raise DocumentError(shown, "is a directory, not a document") from None
+    return parse_bytes(data, shown), data

@@ -1,0 +1,53 @@
+"""What every document parser produces: a ``Document`` of ``Entry`` objects and warnings."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# "- Title" starts an entry in list-shaped documents.
+ENTRY_RE = re.compile(r"^[ \t]*[-•*][ \t]+(\S.*)$")
+# A URL, without the punctuation that ends the sentence around it.
+URL_RE = re.compile(r"https?://[^\s<>()\[\]（）]+[^\s<>()\[\].,;:!?'\"（）。，；]")
+
+
+@dataclass
+class Entry:
+    """One paper as a document states it, before it is merged into the library."""
+
+    line: int  # 1-based line where the entry starts
+    title: str | None = None
+    short_name: str | None = None
+    abstract: str | None = None
+    summary_zh: str | None = None
+    urls: list[str] = field(default_factory=list)
+    categories: list[str] = field(default_factory=list)
+    venue: str | None = None
+    year: int | None = None
+
+    def fields(self) -> list[str]:
+        """Names of the record fields this entry supplies (for provenance)."""
+        names = ["title", "short_name", "abstract", "summary_zh"]
+        return [n for n in names if getattr(self, n)] + (["urls"] if self.urls else [])
+
+
+@dataclass
+class ParseWarning:
+    line: int
+    message: str
+
+
+@dataclass
+class Document:
+    format: str
+    venue: str | None = None
+    year: int | None = None
+    category: str | None = None
+    declared_count: int | None = None
+    # Header facts kept for the record: hot topics with counts, other venues listed.
+    hot_topics: dict[str, int] = field(default_factory=dict)
+    entries: list[Entry] = field(default_factory=list)
+    warnings: list[ParseWarning] = field(default_factory=list)
+
+    def warn(self, line: int, message: str) -> None:
+        self.warnings.append(ParseWarning(line, message))

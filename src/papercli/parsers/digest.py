@@ -1,0 +1,123 @@
+"""Digest pages: a category page listing paper titles, each with a Chinese summary.
+
+    📐 优化/理论¶                                   category (emoji and ¶ are decoration)
+    🔬 ICLR2026 · 45 篇论文解读                      venue, year, declared paper count
+    📌 同领域跨会议浏览： 💬 ACL2026 (1) · …          other venues: navigation, not papers
+    🔥 高频主题： 推理 ×3 · LLM ×3 · 联邦学习 ×3       hot topics with counts
+    - <English title>
+    -
+    <Chinese summary>
+
+Header lines may come in another order, in English, or be missing; entries may be
+separated by blank lines; the ``-`` separator line may be absent.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text import collapse_ws, strip_decoration
+from ..venues import find_venue_years
+from . import shortname
+from .base import ENTRY_RE, URL_RE, Document, Entry
+
+NAME = "digest"
+
+_SEPARATOR_RE = re.compile(r"^[ \t]*[-•*][ \t]*$")
+_COUNT_RE = re.compile(r"(\d[\d,]*)\s*(?:篇|papers?\b|articles?\b)", re.IGNORECASE)
+_TOPIC_RE = re.compile(r"([^\s·•|,，:：][^·•|,，:：]*?)\s*[×xX]\s*(\d+)(?=\s*(?:[·•|,，]|$))")
+_NAV_ITEM_RE = re.compile(r"\(\d+\)|（\d+）")
+_SENTENCE_END = tuple('.。!！?？)）」”"')
+
+
+def sniff(lines: list[str]) -> bool:
+    """A digest has at least one ``- title`` line followed by a bare ``-`` line."""
+    for i, line in enumerate(lines[:-1]):
+        if ENTRY_RE.match(line) and _SEPARATOR_RE.match(lines[i + 1]):
+            return True
+    return False
+
+
+def parse(lines: list[str]) -> Document:
+    doc = Document(format=NAME)
+    first_entry = next((i for i, line in enumerate(lines) if ENTRY_RE.match(line)), len(lines))
+    _parse_header(doc, lines[:first_entry])
+    _parse_entries(doc, lines, first_entry)
+    if doc.declared_count is not None and doc.declared_count != len(doc.entries):
+        doc.warn(
+            1,
+            f"the page declares {doc.declared_count} papers "
+            f"but {len(doc.entries)} entries were found",
+        )
+    return doc
+
+
+def _parse_header(doc: Document, header: list[str]) -> None:
+    for number, raw in enumerate(header, start=1):
+        line = strip_decoration(raw)
+        if not line:
+            continue
+        pairs = find_venue_years(line)
+        topics = _TOPIC_RE.findall(line.split("：", 1)[-1].split(":", 1)[-1])
+        if len(_NAV_ITEM_RE.findall(line)) >= 2 or len(pairs) >= 2:
+            continue  # navigation to the same category at other venues: not papers
+        if topics:
+            doc.hot_topics = {collapse_ws(name): int(count) for name, count in topics}
+        elif pairs and doc.venue is None:
+            doc.venue, doc.year = pairs[0]
+            count = _COUNT_RE.search(line)
+            if count:
+                doc.declared_count = int(count.group(1).replace(",", ""))
+        elif doc.category is None and doc.venue is None and number == 1:
+            doc.category = line
+        else:
+            doc.warn(number, f"header line not understood, ignored: {line[:60]!r}")
+
+
+def _parse_entries(doc: Document, lines: list[str], start: int) -> None:
+    i = start
+    n = len(lines)
+    last_start = max((k for k in range(start, n) if ENTRY_RE.match(lines[k])), default=-1)
+    while i < n:
+        line = lines[i]
+        if not line.strip():
+            i += 1
+            continue
+        m = ENTRY_RE.match(line)
+        if not m:
+            doc.warn(i + 1, f"text outside any entry, ignored: {collapse_ws(line)[:60]!r}")
+            i += 1
+            continue
+        entry_line = i + 1
+        title = collapse_ws(m.group(1))
+        i += 1
+        if i < n and _SEPARATOR_RE.match(lines[i]):
+            i += 1
+        summary_lines = []
+        while i < n and lines[i].strip() and not ENTRY_RE.match(lines[i]):
+            if _SEPARATOR_RE.match(lines[i]):
+                break
+            summary_lines.append(lines[i])
+            i += 1
+        summary = collapse_ws(" ".join(summary_lines)) or None
+        if entry_line - 1 == last_start and (
+            summary is None or not summary.endswith(_SENTENCE_END)
+        ):
+            what = "has no summary" if summary is None else "summary stops mid-sentence"
+            doc.warn(entry_line, f"last entry {title[:50]!r} {what}: document cut short? skipped")
+            continue
+        if summary is None:
+            doc.warn(entry_line, f"entry {title[:50]!r} has no summary")
+        doc.entries.append(
+            Entry(
+                line=entry_line,
+                title=title,
+                short_name=shortname.from_title(title)
+                or (summary and shortname.from_summary(summary)),
+                summary_zh=summary,
+                urls=URL_RE.findall(summary or ""),
+                categories=[doc.category] if doc.category else [],
+                venue=doc.venue,
+                year=doc.year,
+            )
+        )

@@ -1,0 +1,183 @@
+"""The paper record: the one normalised shape every document format is turned into.
+
+A record is what lives on disk as ``papers/<id>.yaml``. This module knows its fields,
+their order, how to validate a mapping read from YAML, and how to label a paper that
+has no title. It does no I/O (see ``storage``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .errors import RecordError
+from .text import first_sentence, latex_to_text
+
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
+CITEKEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_:.-]{0,63}$")
+
+# Field order on disk and in JSON output.
+FIELDS = (
+    "id",
+    "citekey",
+    "title",
+    "short_name",
+    "venue",
+    "year",
+    "categories",
+    "tags",
+    "tag_edits",
+    "abstract",
+    "summary_zh",
+    "urls",
+    "sources",
+    "conflicts",
+)
+
+
+@dataclass
+class Source:
+    """Where (part of) a record came from: a stored copy of the document, a line, a format."""
+
+    document: str  # path of the stored copy, relative to the library: sources/<sha>-<name>
+    name: str  # the file name the user ingested
+    line: int
+    format: str
+    fields: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str) -> Source:
+        if not isinstance(data, dict):
+            raise RecordError(f"{where}: each source must be a mapping")
+        try:
+            return cls(
+                document=_str(data["document"], f"{where}.document"),
+                name=_str(data["name"], f"{where}.name"),
+                line=_int(data["line"], f"{where}.line"),
+                format=_str(data["format"], f"{where}.format"),
+                fields=_str_list(data.get("fields") or [], f"{where}.fields"),
+            )
+        except KeyError as exc:
+            raise RecordError(f"{where}: missing key {exc.args[0]!r}") from None
+
+
+@dataclass
+class Record:
+    id: str
+    citekey: str | None = None  # BibTeX key: unique in the library, kept once given
+    title: str | None = None
+    short_name: str | None = None
+    venue: str | None = None
+    year: int | None = None
+    categories: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    # Tags the user added or removed by hand; they survive re-ingest and retagging.
+    tag_edits: dict[str, list[str]] = field(default_factory=dict)
+    abstract: str | None = None
+    summary_zh: str | None = None
+    urls: list[str] = field(default_factory=list)
+    sources: list[Source] = field(default_factory=list)
+    # Values a later source gave for a field that already had another value.
+    conflicts: list[dict[str, Any]] = field(default_factory=list)
+
+    # -- derived views -------------------------------------------------------------------
+
+    @property
+    def label(self) -> str:
+        """The title, or for an untitled paper its short name and the abstract's first words."""
+        if self.title:
+            return self.title
+        return derived_label(self.short_name, self.abstract, self.summary_zh)
+
+    @property
+    def title_is_derived(self) -> bool:
+        return not self.title
+
+    # -- (de)serialisation ---------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        out: dict[str, Any] = {}
+        for key in FIELDS:
+            value = data[key]
+            if key in ("tag_edits", "conflicts") and not value:
+                continue  # optional sections appear only when used
+            out[key] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "record") -> Record:
+        if not isinstance(data, dict):
+            raise RecordError(f"{where}: a record must be a mapping, not {type(data).__name__}")
+        unknown = set(data) - set(FIELDS)
+        if unknown:
+            raise RecordError(f"{where}: unknown field {sorted(unknown)[0]!r}")
+        rid = data.get("id")
+        if not isinstance(rid, str) or not ID_RE.match(rid):
+            raise RecordError(f"{where}: 'id' must be lower-case ASCII letters, digits and dashes")
+        year = data.get("year")
+        if year is not None:
+            year = _int(year, f"{where}.year")
+        edits = data.get("tag_edits") or {}
+        if not isinstance(edits, dict) or set(edits) - {"added", "removed"}:
+            raise RecordError(f"{where}: 'tag_edits' may only hold 'added' and 'removed' lists")
+        conflicts = data.get("conflicts") or []
+        if not isinstance(conflicts, list) or not all(isinstance(c, dict) for c in conflicts):
+            raise RecordError(f"{where}: 'conflicts' must be a list of mappings")
+        citekey = _opt_str(data.get("citekey"), f"{where}.citekey")
+        if citekey is not None and not CITEKEY_RE.match(citekey):
+            raise RecordError(f"{where}: 'citekey' must be ASCII letters, digits and -_:.")
+        return cls(
+            id=rid,
+            citekey=citekey,
+            title=_opt_str(data.get("title"), f"{where}.title"),
+            short_name=_opt_str(data.get("short_name"), f"{where}.short_name"),
+            venue=_opt_str(data.get("venue"), f"{where}.venue"),
+            year=year,
+            categories=_str_list(data.get("categories") or [], f"{where}.categories"),
+            tags=_str_list(data.get("tags") or [], f"{where}.tags"),
+            tag_edits={k: _str_list(v or [], f"{where}.tag_edits.{k}") for k, v in edits.items()},
+            abstract=_opt_str(data.get("abstract"), f"{where}.abstract"),
+            summary_zh=_opt_str(data.get("summary_zh"), f"{where}.summary_zh"),
+            urls=_str_list(data.get("urls") or [], f"{where}.urls"),
+            sources=[
+                Source.from_dict(s, f"{where}.sources[{i}]")
+                for i, s in enumerate(_list(data.get("sources") or [], f"{where}.sources"))
+            ],
+            conflicts=conflicts,
+        )
+
+
+def derived_label(short_name: str | None, abstract: str | None, summary: str | None) -> str:
+    """A display label for an untitled paper, built only from text the paper has."""
+    opening = first_sentence(latex_to_text(abstract or summary or ""), 90)
+    if short_name and opening:
+        return f"{short_name}: {opening}"
+    return short_name or opening or "(no title, no abstract)"
+
+
+def _str(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise RecordError(f"{where} must be text, not {type(value).__name__}")
+    return value
+
+
+def _opt_str(value: Any, where: str) -> str | None:
+    return None if value is None else _str(value, where)
+
+
+def _int(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError(f"{where} must be a whole number, not {value!r}")
+    return value
+
+
+def _list(value: Any, where: str) -> list:
+    if not isinstance(value, list):
+        raise RecordError(f"{where} must be a list")
+    return value
+
+
+def _str_list(value: Any, where: str) -> list[str]:
+    return [_str(v, f"{where}[{i}]") for i, v in enumerate(_list(value, where))]

@@ -1,0 +1,158 @@
+"""Printing results: Rich tables on a terminal, tab-separated lines on a pipe, or JSON.
+
+Untrusted text never reaches Rich as markup: every cell is a ``rich.text.Text`` built from
+the value with control characters made visible (``terminal_safe``). Plain output replaces
+tabs and newlines inside values so that each paper stays one line with stable columns:
+
+    search:  id  score  venue  year  tags  title
+    list:    id  venue  year  tags  title
+
+An untitled paper's title column holds its derived label, marked ``(untitled)``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable
+
+from .index import Hit
+from .record import Record
+from .text import terminal_safe
+
+UNTITLED = "(untitled)"
+
+
+def console(stderr: bool = False):
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+
+
+def _plain(value: object) -> str:
+    return terminal_safe(str(value)).replace("\t", " ").replace("\n", " ")
+
+
+def _label(record: Record) -> str:
+    return record.title if record.title else f"{UNTITLED} {record.label}"
+
+
+def print_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def hits_json(hits: Iterable[Hit], scores: bool) -> list[dict]:
+    out = []
+    for hit in hits:
+        data = dict(hit.data)
+        if scores:
+            data["score"] = round(hit.score or 0.0, 4)
+        out.append(data)
+    return out
+
+
+def print_hits(hits: list[Hit], scores: bool, footer: str | None = None) -> None:
+    out = console()
+    if not out.is_terminal:
+        for hit in hits:
+            r = hit.record
+            cols = [r.id] + ([f"{hit.score or 0:.3f}"] if scores else [])
+            cols += [r.venue or "", r.year or "", ",".join(r.tags), _label(r)]
+            sys.stdout.write("\t".join(_plain(c) for c in cols) + "\n")
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(show_edge=False, pad_edge=False, expand=False, header_style="bold")
+    table.add_column("id", style="cyan", no_wrap=True)
+    table.add_column("paper", ratio=1, min_width=30)
+    table.add_column("venue", no_wrap=True)
+    table.add_column("tags", style="green", max_width=28)
+    if scores:
+        table.add_column("score", justify="right", style="dim")
+    for hit in hits:
+        r = hit.record
+        paper = Text(terminal_safe(r.label), style="" if r.title else "italic")
+        if not r.title:
+            paper.append(f" {UNTITLED}", style="dim")
+        row = [Text(r.id), paper, Text(_plain(f"{r.venue or ''} {r.year or ''}".strip()))]
+        row.append(Text(_plain(", ".join(r.tags))))
+        if scores:
+            row.append(f"{hit.score or 0:.2f}")
+        table.add_row(*row)
+    out.print(table)
+    if footer:
+        out.print(Text(footer, style="dim"))
+
+
+def print_record(record: Record) -> None:
+    out = console()
+    rows = [
+        ("id", record.id),
+        ("citekey", record.citekey or ""),
+        ("short name", record.short_name or ""),
+        ("venue", f"{record.venue or ''} {record.year or ''}".strip()),
+        ("categories", ", ".join(record.categories)),
+        ("tags", ", ".join(record.tags)),
+        ("urls", " ".join(record.urls)),
+    ]
+    sources = [f"{s.name}:{s.line} ({s.format}: {', '.join(s.fields)})" for s in record.sources]
+    conflicts = [
+        f"{c.get('field')}: {c.get('source')} says {str(c.get('value'))[:80]!r}"
+        for c in record.conflicts
+    ]
+    if not out.is_terminal:
+        lines = [f"title: {_label(record)}"]
+        lines += [f"{k}: {v}" for k, v in rows if v]
+        lines += [f"source: {s}" for s in sources]
+        lines += [f"disagrees: {c}" for c in conflicts]
+        if record.abstract:
+            lines.append(f"abstract: {record.abstract}")
+        if record.summary_zh:
+            lines.append(f"summary_zh: {record.summary_zh}")
+        sys.stdout.write("".join(_plain(line) + "\n" for line in lines))
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    title = Text(terminal_safe(record.label), style="bold" if record.title else "bold italic")
+    if not record.title:
+        title.append(f" {UNTITLED}: label derived from the abstract", style="dim")
+    out.print(title)
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="dim", no_wrap=True)
+    grid.add_column()
+    for key, value in rows:
+        if value:
+            grid.add_row(key, Text(terminal_safe(value)))
+    for i, source in enumerate(sources):
+        grid.add_row("sources" if i == 0 else "", Text(terminal_safe(source)))
+    for i, conflict in enumerate(conflicts):
+        grid.add_row("disagrees" if i == 0 else "", Text(terminal_safe(conflict), style="yellow"))
+    out.print(grid)
+    for heading, text in (("Abstract", record.abstract), ("摘要 (summary)", record.summary_zh)):
+        if text:
+            out.print()
+            out.print(Text(heading, style="bold"))
+            out.print(Text(terminal_safe(text)))
+
+
+def print_tag_counts(counts: list[tuple[str, int]]) -> None:
+    out = console()
+    if not out.is_terminal:
+        for tag, n in counts:
+            sys.stdout.write(f"{_plain(tag)}\t{n}\n")
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    top = max((n for _t, n in counts), default=1)
+    table = Table(show_edge=False, pad_edge=False, header_style="bold")
+    table.add_column("tag", style="green", no_wrap=True)
+    table.add_column("papers", justify="right")
+    table.add_column("", no_wrap=True)
+    for tag, n in counts:
+        table.add_row(
+            Text(terminal_safe(tag)), str(n), Text("█" * max(1, round(20 * n / top)), style="blue")
+        )
+    out.print(table)

@@ -1,0 +1,131 @@
+"""Topic tags from a bilingual taxonomy: which tags a paper's text earns, and alias lookup.
+
+The taxonomy is a YAML file shipped in the package (``taxonomy.yaml``); a file of the same
+name in the user's config folder replaces it. Each tag is lower-case kebab-case:
+
+    federated-learning:
+      en: [federated learning, FL]      # whole words, case-insensitive; an alias written
+                                        # with 2+ capitals (FL, LLM) is case-sensitive;
+                                        # a final s/es and space/hyphen variants also match
+      zh: [联邦学习]                    # substrings (Chinese has no spaces)
+      exclude: [推理时]                 # a match inside one of these does not count
+
+Matching runs over the title, short name, abstract and Chinese summary.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from .errors import PapersError
+from .text import fold_key
+
+TAG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+PACKAGE_FILE = Path(__file__).with_name("taxonomy.yaml")
+
+
+class TaxonomyError(PapersError):
+    pass
+
+
+@dataclass
+class Tag:
+    name: str
+    en: list[str] = field(default_factory=list)
+    zh: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+
+    @cached_property
+    def pattern(self) -> re.Pattern | None:
+        parts = []
+        for alias in self.en:
+            words = [re.escape(w) for w in re.split(r"[\s-]+", alias.strip()) if w]
+            body = r"[\s-]+".join(words)
+            flags = "" if sum(c.isupper() for c in alias) >= 2 else "(?i:"
+            body = f"{flags}{body}(?:s|es)?" + (")" if flags else "")
+            parts.append(rf"(?<![A-Za-z0-9]){body}(?![A-Za-z0-9])")
+        parts.extend(re.escape(alias) for alias in self.zh)
+        return re.compile("|".join(parts)) if parts else None
+
+    def matches(self, text: str) -> bool:
+        if self.pattern is None:
+            return False
+        excluded = [
+            (m.start(), m.end())
+            for phrase in self.exclude
+            for m in re.finditer(re.escape(phrase), text, re.IGNORECASE)
+        ]
+        for m in self.pattern.finditer(text):
+            if not any(start <= m.start() and m.end() <= end for start, end in excluded):
+                return True
+        return False
+
+
+class Taxonomy:
+    def __init__(self, tags: list[Tag], source: str) -> None:
+        self.tags = {t.name: t for t in tags}
+        self.source = source
+        self._aliases: dict[str, str] = {}
+        for tag in tags:
+            for alias in [tag.name, *tag.en, *tag.zh]:
+                self._aliases.setdefault(fold_key(alias), tag.name)
+
+    def resolve(self, name: str) -> str | None:
+        """The tag an alias names, in either language: 联邦学习 → federated-learning."""
+        if name in self.tags:
+            return name
+        return self._aliases.get(fold_key(name))
+
+    def tag_text(self, *texts: str | None) -> list[str]:
+        """Every tag whose aliases occur in the given texts, in taxonomy order."""
+        joined = "\n".join(t for t in texts if t)
+        return [name for name, tag in self.tags.items() if tag.matches(joined)]
+
+
+def parse_taxonomy(data, source: str) -> Taxonomy:
+    if not isinstance(data, dict) or not isinstance(data.get("tags"), dict):
+        raise TaxonomyError(f"{source}: expected a mapping with a 'tags' mapping")
+    tags = []
+    for name, spec in data["tags"].items():
+        where = f"{source}: tag {name!r}"
+        if not isinstance(name, str) or not TAG_RE.match(name):
+            raise TaxonomyError(f"{where}: tags are lower-case kebab-case")
+        spec = spec or {}
+        if not isinstance(spec, dict) or set(spec) - {"en", "zh", "exclude", "note"}:
+            raise TaxonomyError(f"{where}: only en, zh, exclude and note are allowed")
+        lists = {}
+        for key in ("en", "zh", "exclude"):
+            value = spec.get(key) or []
+            if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+                raise TaxonomyError(f"{where}: {key} must be a list of text")
+            lists[key] = value
+        tags.append(Tag(name, **lists))
+    return Taxonomy(tags, source)
+
+
+def load_taxonomy(path: Path | None = None) -> Taxonomy:
+    """*path*, else the config folder's ``taxonomy.yaml`` if present, else the bundled one."""
+    from .library import load_yaml
+
+    if path is None:
+        path = user_taxonomy_path()
+        if not path.is_file():
+            path = PACKAGE_FILE
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise TaxonomyError(f"{path}: cannot read the taxonomy ({exc.strerror})") from None
+    try:
+        data = load_yaml(text, str(path))
+    except PapersError as exc:
+        raise TaxonomyError(str(exc)) from None
+    return parse_taxonomy(data, str(path))
+
+
+def user_taxonomy_path() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("papers", appauthor=False)) / "taxonomy.yaml"
