@@ -8,6 +8,7 @@ one line on stderr and an exit code (0 ok, 1 nothing found, 2 bad usage or input
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -81,6 +82,10 @@ def handle_errors(func):
             return func(*args, **kwargs)
         except PapersError as exc:
             raise fail(str(exc), exc.exit_code) from None
+        except BrokenPipeError:  # `papers … | head`: the reader left; leave quietly
+            sys.stderr.close()
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise typer.Exit(141) from None
         except OSError as exc:
             where = f": {exc.filename}" if exc.filename else ""
             raise fail(f"{exc.strerror or exc}{where}", 2) from None

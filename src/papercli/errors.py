@@ -4,6 +4,7 @@ Exit codes (documented in the README):
     0  success
     1  nothing found (a search, list or export that matched no paper)
     2  bad usage or unusable input (a bad query, an unreadable document, an unknown id)
+  141  the reader of the output went away (``papers … | head``), as if killed by SIGPIPE
 """
 
 from __future__ import annotations

@@ -153,7 +153,7 @@ def derived_label(short_name: str | None, abstract: str | None, summary: str | N
     """A display label for an untitled paper, built only from text the paper has."""
     opening = first_sentence(latex_to_text(abstract or summary or ""), 90)
     if short_name and opening:
-        return f"{short_name}: {opening}"
+        return f"{short_name} — {opening}"
     return short_name or opening or "(no title, no abstract)"
 
 

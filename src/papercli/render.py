@@ -63,20 +63,22 @@ def print_hits(hits: list[Hit], scores: bool, footer: str | None = None) -> None
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(show_edge=False, pad_edge=False, expand=False, header_style="bold")
-    table.add_column("id", style="cyan", no_wrap=True)
-    table.add_column("paper", ratio=1, min_width=30)
+    table = Table(show_edge=False, pad_edge=False, expand=True, header_style="bold")
+    table.add_column("#", justify="right", style="dim", no_wrap=True)
+    table.add_column("paper (id)", ratio=3, min_width=24, overflow="fold")
     table.add_column("venue", no_wrap=True)
-    table.add_column("tags", style="green", max_width=28)
+    widest = max((len(t) for h in hits for t in h.record.tags), default=4)
+    table.add_column("tags", style="green", no_wrap=True, min_width=min(widest, 26))
     if scores:
-        table.add_column("score", justify="right", style="dim")
-    for hit in hits:
+        table.add_column("score", justify="right", style="dim", no_wrap=True)
+    for number, hit in enumerate(hits, start=1):
         r = hit.record
         paper = Text(terminal_safe(r.label), style="" if r.title else "italic")
         if not r.title:
             paper.append(f" {UNTITLED}", style="dim")
-        row = [Text(r.id), paper, Text(_plain(f"{r.venue or ''} {r.year or ''}".strip()))]
-        row.append(Text(_plain(", ".join(r.tags))))
+        paper.append("\n" + r.id, style="cyan")
+        row = [str(number), paper, Text(_plain(f"{r.venue or ''} {r.year or ''}".strip()))]
+        row.append(Text("\n".join(_plain(t) for t in r.tags)))  # one tag a line
         if scores:
             row.append(f"{hit.score or 0:.2f}")
         table.add_row(*row)

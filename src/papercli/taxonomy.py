@@ -4,8 +4,8 @@ The taxonomy is a YAML file shipped in the package (``taxonomy.yaml``); a file o
 name in the user's config folder replaces it. Each tag is lower-case kebab-case:
 
     federated-learning:
-      en: [federated learning, FL]      # whole words, case-insensitive; an alias written
-                                        # with 2+ capitals (FL, LLM) is case-sensitive;
+      en: [federated learning, FL]      # whole words, case-insensitive; a word written
+                                        # with 2+ capitals (FL, LLM) must match as written;
                                         # a final s/es and space/hyphen variants also match
       zh: [联邦学习]                    # substrings (Chinese has no spaces)
       exclude: [推理时]                 # a match inside one of these does not count
@@ -31,6 +31,13 @@ class TaxonomyError(PapersError):
     pass
 
 
+def _word_pattern(word: str) -> str:
+    """An acronym-like word (2+ capitals: LLM, GRPO, FL) matches as written; others in any case."""
+    if sum(c.isupper() for c in word) >= 2:
+        return re.escape(word)
+    return f"(?i:{re.escape(word)})"
+
+
 @dataclass
 class Tag:
     name: str
@@ -42,11 +49,9 @@ class Tag:
     def pattern(self) -> re.Pattern | None:
         parts = []
         for alias in self.en:
-            words = [re.escape(w) for w in re.split(r"[\s-]+", alias.strip()) if w]
+            words = [_word_pattern(w) for w in re.split(r"[\s-]+", alias.strip()) if w]
             body = r"[\s-]+".join(words)
-            flags = "" if sum(c.isupper() for c in alias) >= 2 else "(?i:"
-            body = f"{flags}{body}(?:s|es)?" + (")" if flags else "")
-            parts.append(rf"(?<![A-Za-z0-9]){body}(?![A-Za-z0-9])")
+            parts.append(rf"(?<![A-Za-z0-9]){body}(?i:s|es)?(?![A-Za-z0-9])")
         parts.extend(re.escape(alias) for alias in self.zh)
         return re.compile("|".join(parts)) if parts else None
 
@@ -99,8 +104,10 @@ def parse_taxonomy(data, source: str) -> Taxonomy:
         lists = {}
         for key in ("en", "zh", "exclude"):
             value = spec.get(key) or []
-            if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise TaxonomyError(f"{where}: {key} must be a list of text")
+            if any(not re.search(r"\w", v) for v in value):
+                raise TaxonomyError(f"{where}: {key} has an alias without letters or digits")
             lists[key] = value
         tags.append(Tag(name, **lists))
     return Taxonomy(tags, source)

@@ -102,20 +102,16 @@ def ascii_words(text: str) -> list[str]:
 _MD_EMPH_RE = re.compile(r"(?<![\w*])(\*{1,2}|_{1,2})(?=\S)(.+?)(?<=\S)\1(?![\w*])")
 _QUOTE_RE = re.compile(r"``(.+?)(?:''|``|\")")
 _MACRO_RE = re.compile(r"\\([A-Za-z]+)")
-# Outside math, these are literal text in our documents ("95%", "1.4~5.4×", "R&D"), not
-# LaTeX syntax: a raw % must never comment out the rest of an abstract.
 # $$…$$, $…$, \(…\), \[…\] — a dollar escaped as \$ is not math.
 MATH_RE = re.compile(
     r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<!\\)\$(.+?)(?<!\\)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.S
 )
 _RAW_SPECIAL_RE = re.compile(MATH_RE.pattern + r"|(?<!\\)[%&#~^]", re.S)
-_RAW_SPECIALS = {
-    "%": r"\%",
-    "&": r"\&",
-    "#": r"\#",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-}
+# Outside math, these are literal text in our documents ("95%", "1.4~5.4×", "R&D"), not
+# LaTeX syntax: a raw % must never comment out the rest of an abstract. Each travels
+# through pylatexenc as a private-use character and is restored afterwards.
+_RAW_SPECIALS = {ch: chr(0xE000 + i) for i, ch in enumerate("%&#~^{}")}
+_RAW_RESTORE = str.maketrans({v: k for k, v in _RAW_SPECIALS.items()})
 _LATEX_HINT_RE = re.compile(r"[\\$`*_~{]|--")
 
 
@@ -130,6 +126,28 @@ def _latex_converter():
 
 _CONVERTER = None
 _KNOWN_MACROS: set[str] | None = None
+
+
+def _protect_lone_braces(text: str) -> str:
+    """Braces without a partner are text, not grouping: keep them through pylatexenc."""
+    stack: list[int] = []
+    lone: list[int] = []
+    for i, ch in enumerate(text):
+        if ch not in "{}" or (i and text[i - 1] == "\\"):
+            continue
+        if ch == "{":
+            stack.append(i)
+        elif stack:
+            stack.pop()
+        else:
+            lone.append(i)
+    lone += stack
+    if not lone:
+        return text
+    chars = list(text)
+    for i in lone:
+        chars[i] = _RAW_SPECIALS[chars[i]]
+    return "".join(chars)
 
 
 def _known_macro(name: str) -> bool:
@@ -152,6 +170,7 @@ def latex_to_text(text: str) -> str:
     if not _LATEX_HINT_RE.search(text):
         return text
     text = _RAW_SPECIAL_RE.sub(lambda m: _RAW_SPECIALS.get(m.group(), m.group()), text)
+    text = _protect_lone_braces(text)
     text = _QUOTE_RE.sub(lambda m: f"\u201c{m.group(1)}\u201d", text)
     text = _MACRO_RE.sub(lambda m: m.group(0) if _known_macro(m.group(1)) else m.group(1), text)
     text = _MD_EMPH_RE.sub(lambda m: m.group(2), text)
@@ -159,6 +178,7 @@ def latex_to_text(text: str) -> str:
         plain = _latex_converter().latex_to_text(text)
     except Exception:  # pylatexenc is lenient, but never let a display helper fail
         plain = text
+    plain = plain.translate(_RAW_RESTORE)
     return collapse_ws(plain)
 
 

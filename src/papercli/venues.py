@@ -35,8 +35,13 @@ _CANONICAL = {name.casefold(): name for name in FULL_NAMES} | {
 
 # A venue token glued to or followed by a four-digit year: ICLR2026, ICML 2025, NeurIPS'2025.
 VENUE_YEAR_RE = re.compile(
-    r"(?<![A-Za-z0-9])([A-Z][A-Za-z]{1,11}(?:[-&][A-Z][A-Za-z]*)?)\s?['’]?((?:19|20)\d{2})(?!\d)"
+    r"(?<![A-Za-z0-9])([A-Za-z]{2,12}(?:[-&][A-Za-z]+)?)\s?['’]?((?:19|20)\d{2})(?!\d)"
 )
+
+
+def _is_venue(name: str) -> bool:
+    """A known venue in any case, or an unknown one spelled like an acronym (CoRL, MLSys)."""
+    return name.casefold() in _CANONICAL or sum(c.isupper() for c in name) >= 2
 
 
 def canonical_venue(name: str) -> str:
@@ -52,4 +57,4 @@ def full_name(venue: str | None) -> str | None:
 
 def find_venue_years(text: str) -> list[tuple[str, int]]:
     """Every venue+year pair mentioned in *text*, in order."""
-    return [(canonical_venue(v), int(y)) for v, y in VENUE_YEAR_RE.findall(text)]
+    return [(canonical_venue(v), int(y)) for v, y in VENUE_YEAR_RE.findall(text) if _is_venue(v)]

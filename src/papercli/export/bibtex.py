@@ -29,7 +29,7 @@ def render(records: list[Record], ascii_only: bool) -> str:
 
 
 def derived_title(record: Record) -> str:
-    opening = first_sentence(latex_to_text(record.abstract or record.summary_zh or ""), 200)
+    opening = first_sentence(latex_to_text(record.abstract or record.summary_zh or ""), 400)
     parts = [p for p in (record.short_name, opening) if p]
     return ": ".join(parts) or record.id
 

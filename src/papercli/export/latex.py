@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ..text import latex_to_text, segments_of_math
+from ..text import CJK_CLASS, latex_to_text, segments_of_math
 
 _SPECIALS = {
     "\\": r"\textbackslash{}",
@@ -33,9 +33,7 @@ class Unencodable(ValueError):
     """A character with no LaTeX spelling in ASCII mode (Chinese text, say)."""
 
 
-def _encode_unicode(text: str, ascii_only: bool) -> str:
-    if not ascii_only or text.isascii():
-        return text
+def _encoder():
     from pylatexenc.latexencode import (
         RULE_REGEX,
         UnicodeToLatexConversionRule,
@@ -53,13 +51,36 @@ def _encode_unicode(text: str, ascii_only: bool) -> str:
             unknown_char_policy="fail",
             replacement_latex_protection="braces-all",
         )
-    try:
-        return _ENCODER.unicode_to_latex(text)
-    except ValueError as exc:
-        raise Unencodable(str(exc)) from None
+    return _ENCODER
 
 
 _ENCODER = None
+# What pdflatex's utf8 inputenc typesets by itself: Latin letters with accents and the
+# usual typographic punctuation. CJK is kept too: no ASCII spelling exists for it.
+_PDFLATEX_SAFE_RE = re.compile(
+    f"[\u00a1-\u00ff\u0100-\u024f\u2013\u2014\u2018\u2019\u201c\u201d\u2026"
+    f"{CJK_CLASS}\u3000-\u303f\uff00-\uffef]"
+)
+
+
+def _encode_unicode(text: str, ascii_only: bool) -> str:
+    """Spell non-ASCII characters in LaTeX: all of them (ASCII mode), or just those that
+    pdflatex cannot typeset from UTF-8 (∇, Π, ×) in UTF-8 mode."""
+    if text.isascii():
+        return text
+    encoder = _encoder()
+    out = []
+    for ch in text:
+        if ch.isascii() or (not ascii_only and _PDFLATEX_SAFE_RE.match(ch)):
+            out.append(ch)
+            continue
+        try:
+            out.append(encoder.unicode_to_latex(ch))
+        except ValueError as exc:
+            if ascii_only:
+                raise Unencodable(str(exc)) from None
+            out.append(ch)
+    return "".join(out)
 
 
 def escape_text(text: str, ascii_only: bool) -> str:

@@ -1,0 +1,45 @@
+# papers: the two commands a fresh machine needs are `make run` and `make test`.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+LIBRARY := data/library
+SEEDS := data/iclr2026-optimization-theory-digest.txt data/iclr2026-abstracts.txt
+
+.PHONY: run test test-fast lint bench bundle clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	@touch $(STAMP)
+
+## run: create the venv, install, and search the bundled library for "muon"
+run: $(STAMP)
+	$(BIN)/papers --library $(LIBRARY) search muon
+
+## test: the whole suite (slow end-to-end checks included), then ruff
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+	$(BIN)/ruff check src tests benchmarks
+
+## test-fast: skip the checks marked slow
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not slow"
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+## bench: timings side by side in one run (see BENCHMARKS.md); BENCH_ARGS="--sizes 1000,10000,100000"
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
+
+## bundle: regenerate the bundled library's records from the seed documents
+bundle: $(STAMP)
+	rm -rf $(LIBRARY)
+	$(BIN)/papers --library $(LIBRARY) ingest $(SEEDS)
+
+clean:
+	rm -rf $(VENV) $(LIBRARY)/.index build dist src/*.egg-info .pytest_cache .ruff_cache

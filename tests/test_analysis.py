@@ -1,0 +1,35 @@
+"""The bilingual analyzer: script boundaries, CJK bigrams, stemming, identifiers."""
+
+from __future__ import annotations
+
+import pytest
+
+from papercli.analysis import tokens
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("配合GRPO风格策略", ["配合", "grpo", "风格", "格策", "策略"]),
+        ("在GSM8K上", ["在", "gsm8k", "上"]),
+        ("聚类联邦学习框架", ["聚类", "类联", "联邦", "邦学", "学习", "习框", "框架"]),
+        ("EF21-Muon", ["ef21", "muon"]),
+        ("Newton-Schulz", ["newton", "schulz"]),
+        ("Qwen2.5-Math-7B", ["qwen2", "5", "math", "7b"]),
+        ("∇-Reasoner", ["∇", "reason"]),
+        ("Πnet", ["πnet"]),
+        ("the optimizers of Federated Learning", ["optim", "federat", "learn"]),
+        ("📐 优化/理论¶", ["优化", "理论"]),
+        ("高频主题：推理 ×3 · LLM", ["高频", "频主", "主题", "推理", "3", "llm"]),
+        ("（全角）、。！", ["全角"]),
+    ],
+)
+def test_tokens(text, expected):
+    assert tokens(text) == expected
+
+
+def test_positions_stay_consecutive_across_scripts():
+    from papercli.analysis import bilingual_analyzer
+
+    toks = [(t.text, t.pos) for t in bilingual_analyzer()("提出 FedDAG 聚类联邦", positions=True)]
+    assert toks == [("提出", 0), ("feddag", 1), ("聚类", 2), ("类联", 3), ("联邦", 4)]

@@ -1,0 +1,225 @@
+"""Every command through Typer's runner (exact output) and through real `papers` processes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import ABSTRACTS, DIGEST, SEEDS
+from papercli import __version__
+from papercli.cli import app
+from papercli.record import FIELDS
+
+PAPERS = Path(sys.executable).with_name("papers")
+MUON_LINES = [
+    "iclr2026-convergence-muon-newton-schulz",
+    "iclr2026-muonbp",
+    "iclr2026-ef21-muon",
+    "iclr2026-convergence-analysis-adaptive-optimizers-under",
+]
+
+
+@pytest.fixture
+def run(seeded_library):
+    runner = CliRunner()
+
+    def invoke(*args, library=seeded_library.root, stdin=None):
+        return runner.invoke(app, ["--library", str(library), *args], input=stdin)
+
+    return invoke
+
+
+def lines(text):
+    return text.splitlines()
+
+
+def test_version():
+    result = CliRunner().invoke(app, ["--version"])
+    assert (result.exit_code, result.stdout) == (0, f"papers {__version__}\n")
+
+
+def test_search_plain_output_has_stable_columns(run):
+    result = run("search", "muon")
+    assert result.exit_code == 0
+    rows = [line.split("\t") for line in lines(result.stdout)]
+    assert sorted(r[0] for r in rows) == sorted(MUON_LINES)
+    assert all(len(r) == 6 and r[2:4] == ["ICLR", "2026"] for r in rows)
+    by_id = {r[0]: r for r in rows}
+    assert by_id["iclr2026-convergence-muon-newton-schulz"][5] == (
+        "Convergence of Muon with Newton-Schulz"
+    )
+    assert by_id["iclr2026-muonbp"][5].startswith("(untitled) MuonBP — Gradient orthogonalization")
+
+
+def test_search_json_is_complete_records_with_score(run):
+    result = run("search", "muon", "--json")
+    data = json.loads(result.stdout)
+    assert len(data) == 4
+    assert all(list(d) == [*(f for f in FIELDS if f in d and f != "score"), "score"] for d in data)
+    assert all(d["venue"] == "ICLR" and d["year"] == 2026 for d in data)
+    assert {d["id"] for d in data} == set(MUON_LINES)
+
+
+def test_search_limit(run):
+    result = run("search", "muon", "--limit", "2")
+    assert len(lines(result.stdout)) == 2
+
+
+def test_nothing_found_exits_1_with_a_message(run):
+    result = run("search", "zzzzqqq")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == "papers: no paper matches 'zzzzqqq'\n"
+    result = run("search", "zzzzqqq", "--json")
+    assert (result.exit_code, result.stdout) == (1, "[]\n")
+    result = run("list", "--tag", "muon", "--year", "1999")
+    assert result.stderr == "papers: no paper to list (filters: tag muon, year 1999)\n"
+
+
+def test_list_by_tag_accepts_aliases_in_both_languages(run):
+    english = run("list", "--tag", "federated-learning")
+    chinese = run("list", "--tag", "联邦学习")
+    assert english.exit_code == 0 and english.stdout == chinese.stdout
+    listed = {line.split("\t")[0] for line in lines(english.stdout)}
+    assert {"iclr2026-feddag", "iclr2026-deepafl"} <= listed
+
+
+def test_list_json_is_a_complete_array(run):
+    data = json.loads(run("list", "--json").stdout)
+    assert len(data) == 63
+    assert all("score" not in d and d["sources"] for d in data)
+
+
+def test_tags_lists_counts(run):
+    result = run("tags")
+    rows = [line.split("\t") for line in lines(result.stdout)]
+    assert rows and all(len(r) == 2 and int(r[1]) > 0 for r in rows)
+    counts = [int(r[1]) for r in rows]
+    assert counts == sorted(counts, reverse=True)
+    data = json.loads(run("tags", "--json").stdout)
+    assert [[d["tag"], str(d["count"])] for d in data] == rows
+
+
+def test_show_plain(run):
+    result = run("show", "iclr2026-rrnco")
+    assert result.exit_code == 0
+    out = lines(result.stdout)
+    assert (
+        out[0] == "title: RRNCO: Towards Real-World Routing with Neural Combinatorial Optimization"
+    )
+    assert (
+        "source: iclr2026-optimization-theory-digest.txt:107 (digest: title, short_name, summary_zh)"
+        in out
+    )
+    assert "source: iclr2026-abstracts.txt:7 (abstracts: short_name, abstract)" in out
+    assert out[-1].startswith("summary_zh: 提出 RRNCO 架构")
+
+
+def test_show_json_and_unknown_id(run):
+    data = json.loads(run("show", "iclr2026-qzo", "--json").stdout)
+    assert data["short_name"] == "QZO" and data["title"] is None
+    result = run("show", "nope")
+    assert (result.exit_code, result.stderr) == (2, "papers: no paper with id 'nope'\n")
+
+
+def test_export_to_file_and_stdout(run, tmp_path):
+    out = tmp_path / "muon.bib"
+    result = run("export", "--tag", "muon", "--format", "bibtex", "--output", str(out))
+    assert result.exit_code == 0, result.stderr
+    text = out.read_text()
+    assert result.stderr == f"papers: wrote 4 papers to {out}\n"
+    assert text.count("@inproceedings{") == 4 and "@inproceedings{muonbp2026," in text
+    stdout = run("export", "muon", "--format", "bibtex").stdout
+    assert stdout.count("@inproceedings{") == 4
+
+
+def test_export_ids_from_stdin(run):
+    result = run("export", "-", "--format", "json", stdin="iclr2026-qzo\niclr2026-rrnco\n")
+    assert [d["id"] for d in json.loads(result.stdout)] == ["iclr2026-qzo", "iclr2026-rrnco"]
+
+
+def test_export_bad_format(run):
+    result = run("export", "--format", "docx")
+    assert result.exit_code == 2
+    assert (
+        result.stderr
+        == "papers: unknown format 'docx' (choose markdown|bibtex|biblatex|json|yaml)\n"
+    )
+
+
+def test_ingest_reports_and_is_idempotent(tmp_path):
+    runner = CliRunner()
+    lib = str(tmp_path / "lib")
+    first = runner.invoke(app, ["--library", lib, "ingest", *map(str, SEEDS)])
+    assert first.exit_code == 0
+    assert first.stdout == (
+        "ingested 2 documents, 64 entries: 63 new, 1 merged, 0 unchanged, 0 warnings\n"
+    )
+    again = runner.invoke(app, ["--library", lib, "ingest", str(DIGEST)])
+    assert again.stdout == (
+        "ingested 1 document, 45 entries: 0 new, 0 merged, 45 unchanged, 0 warnings\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "papers: {path}: no such file\n"),
+        (b"", "papers: {path}: the document is empty\n"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "papers: {path}: looks like a binary file, not a text document\n"),
+        (b"hello\nworld\n", "papers: {path}: not a recognised paper list (expected digest or abstracts)\n"),
+    ],
+)  # fmt: skip
+def test_unusable_input_is_one_line_exit_2_and_touches_nothing(tmp_path, content, message):
+    path = tmp_path / "doc.txt"
+    if content is not None:
+        path.write_bytes(content)
+    lib = tmp_path / "lib"
+    result = CliRunner().invoke(app, ["--library", str(lib), "ingest", str(path)])
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", message.format(path=path))
+    assert not (lib / "papers").exists()
+
+
+def test_index_command(run):
+    result = run("index")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("index: 63 papers (")
+    rebuilt = run("index", "--rebuild")
+    assert rebuilt.stdout == "index: 63 papers (63 added, 0 updated, 0 removed, 0 invalid)\n"
+
+
+def test_library_from_environment(seeded_library, monkeypatch):
+    monkeypatch.setenv("PAPERS_LIBRARY", str(seeded_library.root))
+    result = CliRunner().invoke(app, ["search", "QZO"])
+    assert lines(result.stdout)[0].startswith("iclr2026-qzo\t")
+
+
+# --- real processes ------------------------------------------------------------------------
+
+
+def papers(*args, cwd=None, env=None, stdin=None):
+    return subprocess.run(
+        [str(PAPERS), *args], capture_output=True, text=True, cwd=cwd, env=env, input=stdin
+    )
+
+
+@pytest.mark.slow
+def test_end_to_end_as_a_user_types_it(tmp_path):
+    lib = str(tmp_path / "lib")
+    ingest = papers("--library", lib, "ingest", str(DIGEST), str(ABSTRACTS))
+    assert ingest.returncode == 0, ingest.stderr
+    search = papers("--library", lib, "search", "muon")
+    assert search.returncode == 0 and search.stderr == ""
+    assert sorted(line.split("\t")[0] for line in search.stdout.splitlines()) == sorted(MUON_LINES)
+    ids = papers("--library", lib, "search", "muon", "--json")
+    chosen = "\n".join(d["id"] for d in json.loads(ids.stdout))
+    bib = papers("--library", lib, "export", "-", "--format", "bibtex", stdin=chosen)
+    assert bib.returncode == 0 and bib.stdout.count("@inproceedings{") == 4
+    missing = papers("--library", lib, "show", "iclr2026-nothing")
+    assert (missing.returncode, missing.stdout) == (2, "")
+    assert missing.stderr == "papers: no paper with id 'iclr2026-nothing'\n"
+    assert "Traceback" not in missing.stderr

@@ -1,0 +1,197 @@
+"""Exports checked by the tools that consume them: pybtex, bibtex, biber, markdown-it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from papercli.export import render
+from papercli.export.bibtex import DERIVED_NOTE
+from papercli.index import PaperIndex
+from papercli.query import Filters, list_papers
+from papercli.record import Record
+
+HOSTILE_TITLE = r"Q&A: 100% of #1 a_b {x} ~y^z \Ours ∇-Net Πnet 3×3 [mask] | $O(T)$ @misc{"
+
+
+@pytest.fixture(scope="module")
+def records(_seeded_template):
+    from papercli.library import Library
+
+    index = PaperIndex(Library(_seeded_template)).open()
+    return [h.record for h in list_papers(index, Filters())]
+
+
+def hostile() -> Record:
+    return Record(
+        id="hostile-2026-x",
+        citekey="hostile2026",
+        title=HOSTILE_TITLE,
+        short_name="∇-Net",
+        venue="ICLR",
+        year=2026,
+        tags=["a|b"],
+        abstract=r"We get 5\% and 7% with $K$ tokens, \emph{really} & more } { \( \|x\|^2 \).",
+        summary_zh="提出 ∇-Net｜方法，提升 95%。",
+        urls=["https://example.org/a_b#frag"],
+    )
+
+
+def parse_bibtex(text):
+    import pybtex.errors
+    from pybtex.database import parse_string
+
+    pybtex.errors.set_strict_mode(True)
+    return parse_string(text, "bibtex")
+
+
+# --- BibTeX ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex"])
+def test_whole_library_parses_strictly(records, fmt):
+    text = render(fmt, records)
+    db = parse_bibtex(text)
+    assert list(db.entries) == [r.citekey for r in records]
+    for record in records:
+        entry = db.entries[record.citekey]
+        assert entry.type == "inproceedings"
+        assert not entry.persons  # no invented authors
+        assert entry.fields["booktitle"] == "International Conference on Learning Representations"
+        assert entry.fields["year"] == "2026"
+        assert ("note" in entry.fields) == (record.title is None)
+        assert ("annotation" in entry.fields) == (fmt == "biblatex" and bool(record.summary_zh))
+    if fmt == "bibtex":
+        assert text.isascii()
+
+
+def test_title_protects_capitals_and_symbols(records):
+    by_key = {r.citekey: r for r in records}
+    db = parse_bibtex(render("bibtex", list(by_key.values())))
+    assert db.entries["convergencemuon2026"].fields["title"] == (
+        "{Convergence} of {Muon} with {Newton-Schulz}"
+    )
+    assert (
+        db.entries["nablareasoner2026"]
+        .fields["title"]
+        .startswith(r"{{\ensuremath{\nabla}}-Reasoner:} {LLM} {Reasoning}")
+    )
+    untitled = db.entries["muonbp2026"].fields
+    assert untitled["title"].startswith("{MuonBP:} {Gradient} orthogonalization is a simple")
+    assert untitled["note"] == DERIVED_NOTE + "."
+    assert untitled["key"] == "MuonBP"
+
+
+def test_hostile_text_is_escaped(records):
+    text = render("bibtex", [hostile()])
+    entry = parse_bibtex(text).entries["hostile2026"]
+    assert entry.fields["title"] == (
+        r"{Q\&A:} 100\% of \#1 a\_b x "
+        r"\textasciitilde{}y\textasciicircum{}z {Ours} {{\ensuremath{\nabla}}-Net} "
+        r"{{\ensuremath{\Pi}}net} 3{\texttimes}3 [mask] | {$O(T)$} @misc\textbraceleft{}"
+    )
+    assert entry.fields["abstract"] == (
+        r"We get 5\% and 7\% with $K$ tokens, really \& more \textbraceright{} "
+        r"\textbraceleft{} $\|x\|^2$."
+    )
+    utf8 = parse_bibtex(render("biblatex", [hostile()])).entries["hostile2026"]
+    assert utf8.fields["annotation"] == r"提出 {\ensuremath{\nabla}}-Net｜方法，提升 95\%。"
+
+
+def tool_available(*names):
+    missing = [n for n in names if shutil.which(n) is None]
+    if missing and os.environ.get("PAPERS_REQUIRE_TOOLS"):
+        pytest.fail(f"required tools missing: {', '.join(missing)}")
+    if missing:
+        pytest.skip(f"not installed: {', '.join(missing)}")
+
+
+def latex(tmp_path, tex, steps):
+    (tmp_path / "main.tex").write_text(tex)
+    for step in steps:
+        result = subprocess.run(step, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        assert result.returncode in (0, 1) if step[0] == "bibtex" else result.returncode == 0, (
+            step,
+            result.stdout[-3000:],
+        )
+    return tmp_path
+
+
+@pytest.mark.slow
+def test_compiles_with_pdflatex_and_classic_bibtex(records, tmp_path):
+    tool_available("pdflatex", "bibtex")
+    (tmp_path / "lib.bib").write_text(render("bibtex", [*records, hostile()]), encoding="ascii")
+    tex = "\\documentclass{article}\\begin{document}\\nocite{*}\\bibliographystyle{plain}\\bibliography{lib}\\end{document}\n"
+    pdf = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "main.tex"]
+    latex(tmp_path, tex, [pdf, ["bibtex", "main"], pdf, pdf])
+    blg = (tmp_path / "main.blg").read_text()
+    assert "error message" not in blg
+    assert (tmp_path / "main.bbl").read_text().count("\\bibitem") == len(records) + 1
+    assert (tmp_path / "main.pdf").exists()
+
+
+@pytest.mark.slow
+def test_compiles_with_pdflatex_biblatex_and_biber(records, tmp_path):
+    tool_available("pdflatex", "biber")
+    (tmp_path / "lib.bib").write_text(render("biblatex", [*records, hostile()]), encoding="utf-8")
+    tex = (
+        "\\documentclass{article}\\usepackage[utf8]{inputenc}"
+        "\\usepackage[backend=biber]{biblatex}\\addbibresource{lib.bib}"
+        "\\begin{document}\\nocite{*}\\printbibliography\\end{document}\n"
+    )
+    pdf = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "main.tex"]
+    latex(tmp_path, tex, [pdf, ["biber", "main"], pdf])
+    assert "ERROR" not in (tmp_path / "main.blg").read_text()
+    assert (tmp_path / "main.pdf").exists()
+
+
+# --- Markdown ----------------------------------------------------------------------------
+
+
+def table_cells(markdown: str) -> list[list[str]]:
+    from markdown_it import MarkdownIt
+
+    tokens = MarkdownIt("commonmark").enable("table").parse(markdown)
+    rows, row, inside = [], None, False
+    for tok in tokens:
+        if tok.type == "tr_open":
+            row = []
+        elif tok.type in ("td_open", "th_open"):
+            inside = True
+        elif tok.type == "inline" and inside:
+            row.append(
+                "".join(c.content for c in tok.children if c.type in ("text", "code_inline"))
+            )
+        elif tok.type in ("td_close", "th_close"):
+            inside = False
+        elif tok.type == "tr_close":
+            rows.append(row)
+    return rows
+
+
+def test_markdown_table_matches_records_cell_by_cell(records):
+    rows = table_cells(render("markdown", records))
+    assert rows[0] == ["Name", "Title", "Venue", "Year", "Tags"]
+    assert len(rows) == len(records) + 1
+    for record, row in zip(records, rows[1:], strict=True):
+        assert row[0] == (record.short_name or "")
+        assert row[1] == (
+            record.title or f"{record.label} (untitled: label derived from the abstract)"
+        )
+        assert row[2:] == [record.venue, str(record.year), ", ".join(record.tags)]
+
+
+def test_markdown_keeps_hostile_text_in_its_cell():
+    rows = table_cells(render("markdown", [hostile()]))
+    assert len(rows[1]) == 5
+    assert rows[1][4] == "a|b"
+    assert rows[1][1].startswith("Q&A: 100% of #1 a_b x ~y^z Ours ∇-Net Πnet 3×3 [mask] | ")
+
+
+def test_markdown_math_becomes_dollars():
+    text = render("markdown", [hostile()])
+    assert r"$\|x\|^2$" in text and "\\(" not in text
+    assert "**摘要.** 提出 ∇-Net｜方法，提升 95%。" in text

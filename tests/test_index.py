@@ -1,0 +1,110 @@
+"""The index stays fresh cheaply: one stat per command, one stat per shown record."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from papercli.index import PaperIndex
+from papercli.library import Library
+from papercli.query import Filters, list_papers, search
+
+
+def ids(hits):
+    return [h.id for h in hits]
+
+
+@pytest.fixture
+def index(seeded_library):
+    return PaperIndex(seeded_library).open()
+
+
+def forbid_reads(monkeypatch):
+    def refuse(self, path):
+        raise AssertionError(f"read {path.name} although nothing changed")
+
+    monkeypatch.setattr(Library, "load_path", refuse)
+
+
+def test_unchanged_library_is_opened_without_reading_records(seeded_library, monkeypatch):
+    PaperIndex(seeded_library).open()  # first open after copying: re-stamps the files
+    forbid_reads(monkeypatch)
+    index = PaperIndex(seeded_library).open()
+    assert index.doc_count() == 63
+    assert len(search(index, "muon")) == 4
+
+
+def test_record_edited_in_place_is_never_shown_stale(seeded_library, monkeypatch):
+    index = PaperIndex(seeded_library).open()
+    path = seeded_library.record_path("iclr2026-rrnco")
+    folder_mtime = seeded_library.papers_dir.stat().st_mtime_ns
+    text = path.read_text(encoding="utf-8").replace(
+        "Towards Real-World Routing", "Towards Zanzibar Routing"
+    )
+    with open(path, "w", encoding="utf-8") as handle:  # in place: the folder does not change
+        handle.write(text)
+    assert seeded_library.papers_dir.stat().st_mtime_ns == folder_mtime
+    loaded = []
+    original = Library.load_path
+    monkeypatch.setattr(
+        Library, "load_path", lambda self, p: loaded.append(p.name) or original(self, p)
+    )
+    index = PaperIndex(seeded_library).open()
+    [hit] = search(index, "RRNCO")
+    assert (
+        hit.record.title == "RRNCO: Towards Zanzibar Routing with Neural Combinatorial Optimization"
+    )
+    assert loaded == ["iclr2026-rrnco.yaml"]  # only the record about to be shown was read
+    assert ids(search(index, "zanzibar")) == ["iclr2026-rrnco"]  # and it is re-indexed
+
+
+def test_added_and_removed_files_are_noticed(seeded_library):
+    PaperIndex(seeded_library).open()
+    src = seeded_library.record_path("iclr2026-rrnco")
+    text = src.read_text(encoding="utf-8").replace("iclr2026-rrnco", "iclr2026-rrnco-copy")
+    seeded_library.record_path("iclr2026-rrnco-copy").write_text(text, encoding="utf-8")
+    seeded_library.record_path("iclr2026-qzo").unlink()
+    index = PaperIndex(seeded_library).open()
+    assert sorted(ids(search(index, "RRNCO"))) == ["iclr2026-rrnco", "iclr2026-rrnco-copy"]
+    assert search(index, "QZO") == []
+    assert index.doc_count() == 63
+
+
+def test_invalid_record_is_skipped_with_file_and_line(seeded_library, tmp_path):
+    PaperIndex(seeded_library).open()
+    broken = tmp_path / "qzo.yaml"
+    broken.write_text("id: iclr2026-qzo\ntitle: [unclosed\n")
+    os.replace(broken, seeded_library.record_path("iclr2026-qzo"))  # as editors save
+    index = PaperIndex(seeded_library).open()
+    assert list(index.invalid) == ["iclr2026-qzo.yaml"]
+    assert index.invalid["iclr2026-qzo.yaml"].startswith("seeded/papers/iclr2026-qzo.yaml line 3:")
+    assert len(search(index, "muon")) == 4  # everything else still works
+    assert len(list_papers(index, Filters())) == 62
+
+
+def test_record_broken_in_place_is_dropped_when_it_would_be_shown(seeded_library):
+    index = PaperIndex(seeded_library).open()
+    seeded_library.record_path("iclr2026-qzo").write_text("id: [\n")  # in place
+    assert ids(search(index, "QZO")) == []
+    assert list(index.invalid) == ["iclr2026-qzo.yaml"]
+    assert list(PaperIndex(seeded_library).open().invalid) == ["iclr2026-qzo.yaml"]  # persisted
+
+
+def test_missing_or_damaged_index_is_rebuilt(seeded_library):
+    PaperIndex(seeded_library).open()
+    shutil.rmtree(seeded_library.index_dir)
+    assert len(search(PaperIndex(seeded_library).open(), "muon")) == 4
+    for path in seeded_library.index_dir.glob("*.seg"):
+        path.write_bytes(b"garbage")
+    (seeded_library.index_dir / "state.json").write_text("{not json")
+    assert len(search(PaperIndex(seeded_library).open(), "muon")) == 4
+
+
+def test_full_sync_equals_incremental(seeded_library):
+    index = PaperIndex(seeded_library).open()
+    before = ids(list_papers(index, Filters()))
+    report = index.sync(full=True)
+    assert (report.added, report.updated, report.removed) == (63, 0, 0)
+    assert ids(list_papers(index, Filters())) == before

@@ -1,0 +1,94 @@
+"""Ingest of the real seeds: 45 + 19 entries make 63 papers; re-ingest changes nothing."""
+
+from __future__ import annotations
+
+import filecmp
+import os
+
+import pytest
+
+from conftest import BUNDLED, DIGEST, SEEDS
+from papercli.errors import DocumentError
+from papercli.ingest import ingest
+from papercli.record import ID_RE
+
+
+def record_files(library):
+    return sorted(p.name for p in library.papers_dir.glob("*.yaml"))
+
+
+def test_seeds_make_63_papers(tmp_library):
+    report = ingest(tmp_library, SEEDS)
+    assert report.summary() == "2 documents, 64 entries: 63 new, 1 merged, 0 unchanged, 0 warnings"
+    assert report.merged == ["iclr2026-rrnco"]
+    assert len(record_files(tmp_library)) == 63
+    assert report.written == 63
+
+
+def test_rrnco_record_carries_title_summary_and_abstract(seeded_library):
+    record = seeded_library.load("iclr2026-rrnco")
+    assert record.title.startswith("RRNCO: Towards Real-World Routing")
+    assert record.summary_zh.startswith("提出 RRNCO 架构")
+    assert record.abstract.startswith("The practical deployment of Neural Combinatorial")
+    assert [(s.name, s.line, s.format) for s in record.sources] == [
+        ("iclr2026-optimization-theory-digest.txt", 107, "digest"),
+        ("iclr2026-abstracts.txt", 7, "abstracts"),
+    ]
+    assert record.categories == ["优化/理论"]
+
+
+def test_every_record_is_valid_ascii_id_with_unique_citekey_and_a_tag(seeded_library):
+    records = [seeded_library.load(name[:-5]) for name in record_files(seeded_library)]
+    assert all(ID_RE.match(r.id) and r.id.isascii() for r in records)
+    keys = [r.citekey for r in records]
+    assert len(set(keys)) == 63 and all(k and k.isascii() for k in keys)
+    assert [r.id for r in records if not r.tags] == []
+    untitled = [r for r in records if r.title is None]
+    assert len(untitled) == 18  # 19 abstracts, one of them (RRNCO) matched a titled entry
+
+
+def test_reingest_changes_nothing(seeded_library):
+    before = {p.name: p.stat().st_mtime_ns for p in seeded_library.papers_dir.iterdir()}
+    report = ingest(seeded_library, SEEDS)
+    assert report.summary() == "2 documents, 64 entries: 0 new, 0 merged, 64 unchanged, 0 warnings"
+    assert report.written == 0
+    after = {p.name: p.stat().st_mtime_ns for p in seeded_library.papers_dir.iterdir()}
+    assert after == before
+
+
+def test_sources_are_byte_exact_copies(seeded_library):
+    copies = sorted(seeded_library.sources_dir.iterdir())
+    assert len(copies) == 2
+    originals = {p.read_bytes() for p in SEEDS}
+    assert {c.read_bytes() for c in copies} == originals
+
+
+def test_bundled_library_is_reproduced_exactly(tmp_library):
+    """data/library is what ingesting the bundled documents gives; parser changes show as diffs."""
+    ingest(tmp_library, SEEDS)
+    for folder in ("papers", "sources"):
+        ours, bundled = tmp_library.root / folder, BUNDLED / folder
+        assert sorted(os.listdir(ours)) == sorted(os.listdir(bundled)), folder
+        _same, mismatch, errors = filecmp.cmpfiles(ours, bundled, os.listdir(ours), shallow=False)
+        assert (mismatch, errors) == ([], []), f"re-ingest differs from data/library/{folder}"
+
+
+def test_one_bad_document_leaves_the_library_untouched(seeded_library, tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\x00\x01binary")
+    before = sorted(p.name for p in seeded_library.root.rglob("*"))
+    with pytest.raises(DocumentError, match=r"bad\.txt: looks like a binary file"):
+        ingest(seeded_library, [DIGEST, bad])
+    assert sorted(p.name for p in seeded_library.root.rglob("*")) == before
+
+
+def test_warnings_name_file_and_line(tmp_library, tmp_path):
+    doc = tmp_path / "cut.txt"
+    doc.write_bytes(DIGEST.read_bytes()[: DIGEST.read_bytes().index(b"- When to Restart?") + 30])
+    report = ingest(tmp_library, [doc])
+    assert len(report.new) == 44
+    assert report.warnings == [
+        f"{doc}:137: last entry 'When to Restart? Exploring E' "
+        "has no summary: document cut short? skipped",
+        f"{doc}:1: the page declares 45 papers but 44 entries were found",
+    ]

@@ -1,0 +1,91 @@
+"""The merge rule: each positive case has a negative twin that must stay separate."""
+
+from __future__ import annotations
+
+from conftest import ABSTRACTS, DIGEST
+from papercli.merge import entry_keys, merge_entry, new_record, same_paper
+from papercli.parsers import parse_file
+from papercli.parsers.base import Entry
+from papercli.record import Source
+
+SRC = Source("sources/a.txt", "a.txt", 1, "digest", [])
+SRC2 = Source("sources/b.txt", "b.txt", 9, "abstracts", [])
+
+
+def seed_entry(doc_path, predicate):
+    doc, _ = parse_file(doc_path)
+    [entry] = [e for e in doc.entries if predicate(e)]
+    return entry
+
+
+def test_rrnco_digest_entry_and_abstract_are_one_paper():
+    digest = seed_entry(DIGEST, lambda e: e.short_name == "RRNCO")
+    abstract = seed_entry(ABSTRACTS, lambda e: e.short_name == "RRNCO")
+    record = new_record("iclr2026-rrnco", digest, SRC)
+    assert same_paper(record, abstract)
+    merge_entry(record, abstract, SRC2)
+    assert (
+        record.title == "RRNCO: Towards Real-World Routing with Neural Combinatorial Optimization"
+    )
+    assert record.abstract == abstract.abstract
+    assert record.summary_zh == digest.summary_zh
+    assert record.sources == [SRC, SRC2]
+    assert record.conflicts == []
+
+
+def test_same_short_name_but_unrelated_abstract_stays_separate():
+    digest = seed_entry(DIGEST, lambda e: e.short_name == "RRNCO")
+    other = Entry(
+        line=3, venue="ICLR", year=2026, short_name="RRNCO",
+        abstract="We introduce RRNCO, a recurrent network for protein folding that predicts "
+        "contact maps from sequence alone and beats strong baselines on CASP benchmarks.",
+    )  # fmt: skip
+    assert not same_paper(new_record("x", digest, SRC), other)
+
+
+def test_same_short_name_at_another_venue_or_year_stays_separate():
+    digest = seed_entry(DIGEST, lambda e: e.short_name == "RRNCO")
+    abstract = seed_entry(ABSTRACTS, lambda e: e.short_name == "RRNCO")
+    abstract.year = 2025
+    assert not set(entry_keys(digest)) & set(entry_keys(abstract))
+    assert not same_paper(new_record("x", digest, SRC), abstract)
+
+
+def test_titles_differing_in_case_spacing_and_dashes_are_one_paper():
+    a = Entry(line=1, venue="ICLR", year=2026, title="Convergence of Muon with Newton-Schulz")
+    b = Entry(line=1, venue="ICLR", year=2026, title="convergence of  MUON with Newton–Schulz")
+    c = Entry(line=1, venue="ICLR", year=2026, title="Convergence of Adam with Newton-Schulz")
+    record = new_record("x", a, SRC)
+    assert same_paper(record, b)
+    assert not same_paper(record, c)
+
+
+def test_rewrapped_abstract_is_one_paper_and_an_edited_one_is_not():
+    abstract = seed_entry(ABSTRACTS, lambda e: e.short_name == "QZO")
+    words = abstract.abstract.split(" ")
+    rewrapped = Entry(line=1, abstract="\n".join([" ".join(words[:9]), " ".join(words[9:])]))
+    rewrapped.abstract = "  ".join(rewrapped.abstract.split("\n"))
+    edited = Entry(line=1, abstract=abstract.abstract.replace("18$\\times$", "19$\\times$"))
+    record = new_record("x", abstract, SRC)
+    assert same_paper(record, rewrapped)
+    assert not same_paper(record, edited)
+
+
+def test_cross_listed_entry_unions_categories_and_notes_disagreement():
+    a = Entry(
+        line=5, venue="ICLR", year=2026, title="T", summary_zh="一。", categories=["优化/理论"]
+    )
+    b = Entry(line=8, venue="ICLR", year=2026, title="T", summary_zh="二。", categories=["LLM"])
+    record = new_record("x", a, SRC)
+    merge_entry(record, b, SRC2)
+    assert record.categories == ["优化/理论", "LLM"]
+    assert record.summary_zh == "一。"
+    assert record.conflicts == [{"field": "summary_zh", "value": "二。", "source": "b.txt:9"}]
+
+
+def test_merging_the_same_entry_twice_changes_nothing():
+    a = Entry(line=5, venue="ICLR", year=2026, title="T", categories=["C"])
+    record = new_record("x", a, SRC)
+    before = record.to_dict()
+    merge_entry(record, a, SRC)
+    assert record.to_dict() == before

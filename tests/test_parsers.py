@@ -1,0 +1,201 @@
+"""Parsers against the real seed documents and against the variations real pages show."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import ABSTRACTS, DIGEST
+from papercli.errors import DocumentError
+from papercli.parsers import parse_bytes, parse_file
+
+
+@pytest.fixture(scope="module")
+def digest():
+    doc, _data = parse_file(DIGEST)
+    return doc
+
+
+@pytest.fixture(scope="module")
+def abstracts():
+    doc, _data = parse_file(ABSTRACTS)
+    return doc
+
+
+def by_title(doc, prefix):
+    [entry] = [e for e in doc.entries if e.title and e.title.startswith(prefix)]
+    return entry
+
+
+# --- the digest page -----------------------------------------------------------------------
+
+
+def test_digest_header(digest):
+    assert digest.format == "digest"
+    assert (digest.venue, digest.year) == ("ICLR", 2026)
+    assert digest.category == "优化/理论"
+    assert digest.declared_count == 45
+    assert digest.hot_topics == {"推理": 3, "LLM": 3, "联邦学习": 3}
+    assert digest.warnings == []
+
+
+def test_digest_entries_all_found_with_lines(digest):
+    assert len(digest.entries) == 45
+    assert [e.line for e in digest.entries] == list(range(5, 5 + 3 * 45, 3))
+    assert all(e.title and e.summary_zh and not e.abstract for e in digest.entries)
+    assert all(e.categories == ["优化/理论"] for e in digest.entries)
+
+
+def test_digest_named_entries(digest):
+    muon = by_title(digest, "Convergence of Muon")
+    assert muon.title == "Convergence of Muon with Newton-Schulz"
+    assert muon.short_name is None  # no colon, no name after 提出
+    assert muon.line == 26
+    assert muon.summary_zh.startswith("首次为实际使用的 Muon 优化器")
+    assert r"\(\sqrt{r}\)" in muon.summary_zh  # inline LaTeX is kept verbatim
+    nabla = by_title(digest, "∇-Reasoner")
+    assert nabla.short_name == "∇-Reasoner"
+    assert by_title(digest, "Πnet").short_name == "Πnet"
+    assert by_title(digest, "Celo2").short_name == "Celo2"
+    assert by_title(digest, "Adaptive Rollout").short_name == "VIP"  # trailing "(VIP)"
+    assert by_title(digest, "Markovian").summary_zh.count("GRPO风格") == 1
+    # a multi-word prefix before the colon is not a name; the summary names the method
+    assert by_title(digest, "Converge Faster").short_name == "HiSo"
+    assert by_title(digest, "Rolling Ball").short_name == "RBO"
+    assert by_title(digest, "Generalization Below").short_name is None
+
+
+# --- the abstract list ---------------------------------------------------------------------
+
+EXPECTED_NAMES = [
+    "iJKOnet", None, "RRNCO", "LLR-BC", "NI Sampling", "EF21-Muon", "Semi-DPO", "MPU",
+    "KL-Shampoo", "L2Seg", None, None, "RFedAGS", None, "GMPO", None, "BinomGBML", "MuonBP",
+    "QZO",
+]  # fmt: skip
+
+
+def test_abstracts_header_and_entries(abstracts):
+    assert abstracts.format == "abstracts"
+    assert (abstracts.venue, abstracts.year) == ("ICLR", 2026)
+    assert abstracts.warnings == []
+    assert len(abstracts.entries) == 19
+    assert [e.line for e in abstracts.entries] == list(range(3, 40, 2))
+    assert all(e.title is None and e.summary_zh is None for e in abstracts.entries)
+
+
+def test_abstract_short_names(abstracts):
+    assert [e.short_name for e in abstracts.entries] == EXPECTED_NAMES
+
+
+def test_abstract_text_and_urls(abstracts):
+    gmpo = abstracts.entries[14]
+    assert r"\Ours-7B" in gmpo.abstract  # kept as written; rendering deals with it
+    assert gmpo.urls == ["https://github.com/callsys/GMPO"]
+    assert abstracts.entries[0].abstract.startswith("Learning population dynamics involves")
+    assert abstracts.entries[-1].abstract.endswith("within a single 24GB GPU.")
+
+
+# --- detection from content, header variations --------------------------------------------
+
+
+def test_format_is_detected_from_content_not_name(tmp_path):
+    renamed = tmp_path / "refs.bib"
+    renamed.write_bytes(DIGEST.read_bytes())
+    doc, _ = parse_file(renamed)
+    assert doc.format == "digest" and len(doc.entries) == 45
+
+
+@pytest.mark.parametrize(
+    ("header", "venue", "year", "count"),
+    [
+        ("🔬 NeurIPS2025 · 117 篇论文解读", "NeurIPS", 2025, 117),
+        ("ICML 2025 · 58 papers", "ICML", 2025, 58),
+        ("📚 neurips 2024 — 3 papers explained", "NeurIPS", 2024, 3),
+        ("AAAI2026", "AAAI", 2026, None),
+    ],
+)
+def test_digest_header_variants(header, venue, year, count):
+    text = f"📐 Optimization¶\n{header}\n- A Title\n-\n摘要在这里。\n"
+    doc = parse_bytes(text.encode(), "x.txt")
+    assert (doc.venue, doc.year, doc.declared_count) == (venue, year, count)
+    assert doc.category == "Optimization"
+    assert [e.title for e in doc.entries] == ["A Title"]
+
+
+@pytest.mark.parametrize(
+    "header", ["NeurIPS 2025 Accepted Papers", "ICML 2025 paper list", "ICLR2026 论文列表"]
+)
+def test_abstract_header_variants(header):
+    words = " ".join(["word"] * 30)
+    doc = parse_bytes(f"{header}\n\nWe propose FooNet, a model. {words}.\n".encode(), "x.txt")
+    assert doc.format == "abstracts"
+    assert doc.entries[0].short_name == "FooNet"
+    assert doc.venue is not None and doc.year is not None
+
+
+def test_declared_count_mismatch_is_reported():
+    text = "Cat¶\nICLR2026 · 3 篇论文解读\n- One\n-\n第一。\n- Two\n-\n第二。\n"
+    doc = parse_bytes(text.encode(), "x.txt")
+    assert len(doc.entries) == 2
+    assert [(w.line, w.message) for w in doc.warnings] == [
+        (1, "the page declares 3 papers but 2 entries were found")
+    ]
+
+
+def test_truncated_digest_keeps_complete_entries_and_warns():
+    data = DIGEST.read_bytes()
+    cut = data[: data.index(b"- When to Restart?") + 40]  # inside the last entry
+    doc = parse_bytes(cut, "cut.txt")
+    assert len(doc.entries) == 44
+    assert [w.line for w in doc.warnings] == [137, 1]
+    assert "cut short" in doc.warnings[0].message
+    assert doc.warnings[1].message == "the page declares 45 papers but 44 entries were found"
+
+
+def test_truncated_abstract_list_warns_for_the_cut_abstract():
+    data = ABSTRACTS.read_bytes()
+    doc = parse_bytes(data[:-40], "cut.txt")
+    assert len(doc.entries) == 18
+    assert [(w.line, "cut short" in w.message) for w in doc.warnings] == [(39, True)]
+
+
+def test_text_outside_entries_is_reported_with_its_line():
+    text = "Cat¶\nICLR2026 · 1 篇论文解读\n- One\n-\n第一。\n\nstray words here\n"
+    doc = parse_bytes(text.encode(), "x.txt")
+    assert [(w.line, w.message) for w in doc.warnings] == [
+        (7, "text outside any entry, ignored: 'stray words here'")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "x.txt: the document is empty"),
+        (b"\n \n\t\n", "x.txt: the document is empty"),
+        (b"\x00\x01\x02binary\x00", "x.txt: looks like a binary file, not a text document"),
+        (b"just a note\nnothing else\n", "x.txt: not a recognised paper list (expected digest or abstracts)"),
+        (b"caf\xe9 au lait\n", "x.txt: not valid UTF-8 (byte 3: 0xe9) and not GB18030 Chinese text; save it as UTF-8"),
+        (b"\xff\xfeA\x00\x00\xd8", "x.txt: invalid utf-16 at byte 4 despite its byte-order mark"),
+    ],
+)  # fmt: skip
+def test_unusable_documents(data, message):
+    with pytest.raises(DocumentError) as err:
+        parse_bytes(data, "x.txt")
+    assert str(err.value) == message
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "gb18030"])
+def test_encodings_and_line_endings(encoding):
+    text = DIGEST.read_text(encoding="utf-8").replace("\n", "\r\n")
+    doc = parse_bytes(text.encode(encoding), "x.txt")
+    assert len(doc.entries) == 45
+    assert (
+        doc.entries[0].title
+        == "A Convergence Analysis of Adaptive Optimizers under Floating-Point Quantization"
+    )
+
+
+def test_missing_path_and_directory(tmp_path):
+    with pytest.raises(DocumentError, match="no such file"):
+        parse_file(tmp_path / "missing.txt")
+    with pytest.raises(DocumentError, match="is a directory"):
+        parse_file(tmp_path)

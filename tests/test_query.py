@@ -1,0 +1,108 @@
+"""Search and listing over a real index of the seeds, checked against a plain-text oracle."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from papercli.errors import UsageError
+from papercli.index import PaperIndex
+from papercli.query import Filters, get_paper, list_papers, search, select, tag_counts
+
+MUON = {
+    "iclr2026-convergence-analysis-adaptive-optimizers-under",  # digest: Muon in the summary
+    "iclr2026-convergence-muon-newton-schulz",  # digest: Muon in the title
+    "iclr2026-ef21-muon",
+    "iclr2026-muonbp",
+}
+
+
+@pytest.fixture(scope="module")
+def index(_seeded_template):
+    from papercli.library import Library
+
+    return PaperIndex(Library(_seeded_template)).open()
+
+
+def oracle(index, needle: str) -> set[str]:
+    """Ids of the papers whose text contains *needle* verbatim (whole word for Latin text)."""
+    pattern = re.escape(needle)
+    if needle.isascii():
+        pattern = rf"(?<![A-Za-z0-9]){pattern}(?![A-Za-z0-9])"
+    found = set()
+    for hit in list_papers(index, Filters()):
+        r = hit.record
+        text = " ".join(filter(None, [r.title, r.short_name, r.abstract, r.summary_zh]))
+        if re.search(pattern, text, re.IGNORECASE):
+            found.add(r.id)
+    return found
+
+
+def ids(hits):
+    return {h.id for h in hits}
+
+
+def test_muon_finds_exactly_the_four_papers(index):
+    hits = search(index, "muon")
+    assert ids(hits) == MUON
+    assert all(h.score and h.score > 0 for h in hits)
+
+
+@pytest.mark.parametrize(
+    "needle", ["muon", "GRPO", "GSM8K", "联邦学习", "量化", "收敛", "Newton-Schulz", "EF21-Muon"]
+)
+def test_search_finds_every_paper_containing_the_text(index, needle):
+    assert ids(search(index, needle)) == oracle(index, needle)
+
+
+def test_phrase_and_field_queries(index):
+    assert ids(search(index, '"vehicle routing"')) == {
+        "iclr2026-rrnco", "iclr2026-llr-bc", "iclr2026-l2seg",
+    }  # fmt: skip
+    assert ids(search(index, "title:muon")) == {"iclr2026-convergence-muon-newton-schulz"}
+    assert ids(search(index, "muon NOT title:muon")) == MUON - {
+        "iclr2026-convergence-muon-newton-schulz"
+    }
+    assert ids(search(index, "federated OR 联邦学习")) >= {"iclr2026-feddag", "iclr2026-hiso"}
+
+
+def test_filters_narrow_a_search(index):
+    assert ids(search(index, "muon", filters=Filters(year=2025))) == set()
+    assert ids(search(index, "muon", filters=Filters(venue="iclr", year=2026))) == MUON
+
+
+def test_empty_query_is_a_usage_error(index):
+    with pytest.raises(UsageError, match="has no words to search for"):
+        search(index, "   ")
+
+
+def test_list_is_ordered_by_label_and_limited(index):
+    hits = list_papers(index, Filters())
+    assert len(hits) == 63
+    labels = [h.record.label.casefold() for h in hits]
+    assert labels == sorted(labels)
+    assert [h.id for h in list_papers(index, Filters(), limit=3)] == [h.id for h in hits[:3]]
+
+
+def test_tag_counts_match_the_records(index):
+    counts = dict(tag_counts(index))
+    recount: dict[str, int] = {}
+    for hit in list_papers(index, Filters()):
+        for tag in hit.record.tags:
+            recount[tag] = recount.get(tag, 0) + 1
+    assert counts == recount
+
+
+def test_get_paper_by_id_or_unique_prefix(index):
+    assert get_paper(index, "iclr2026-qzo").id == "iclr2026-qzo"
+    assert get_paper(index, "iclr2026-rrn").id == "iclr2026-rrnco"
+    with pytest.raises(UsageError, match="matches several papers"):
+        get_paper(index, "iclr2026-con")
+    with pytest.raises(UsageError, match="no paper with id 'nope'"):
+        get_paper(index, "nope")
+
+
+def test_select_orders_by_id_and_unions_ids(index):
+    hits = select(index, "muon", Filters(), ids=["iclr2026-qzo"])
+    assert [h.id for h in hits] == sorted(MUON | {"iclr2026-qzo"})

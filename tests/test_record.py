@@ -1,0 +1,95 @@
+"""Records: field order, validation, labels, and YAML round trips through the library."""
+
+from __future__ import annotations
+
+import pytest
+
+from papercli.errors import RecordError
+from papercli.library import dump_yaml, load_yaml
+from papercli.record import FIELDS, Record, Source
+
+HOSTILE = ["yes", "null", "~", "!!python/object:os.system", "key: value", "- item", "[mask] [/]",
+           "{", "%", "|", "\x1b[31mred\x1b[0m", "line\nbreak", "  spaced  ", "'quoted\"", "#hash",
+           "@article{x,", "..", "a/b", "0x1F", "1e3", "2026"]  # fmt: skip
+
+
+def full_record() -> Record:
+    return Record(
+        id="iclr2026-x",
+        citekey="x2026",
+        title="A Title",
+        short_name="X",
+        venue="ICLR",
+        year=2026,
+        categories=["优化/理论"],
+        tags=["muon"],
+        abstract="An abstract with $K$ and \\emph{emphasis}.",
+        summary_zh="提出 X 方法。",
+        urls=["https://example.org/x"],
+        sources=[Source("sources/doc-abc.txt", "doc.txt", 7, "digest", ["title", "summary_zh"])],
+    )
+
+
+def test_to_dict_has_fields_in_order_and_omits_empty_optional_sections():
+    data = full_record().to_dict()
+    assert list(data) == [f for f in FIELDS if f not in ("tag_edits", "conflicts")]
+
+
+def test_yaml_round_trip_is_exact():
+    record = full_record()
+    text = dump_yaml(record.to_dict())
+    assert Record.from_dict(load_yaml(text, "r.yaml")) == record
+    assert text.startswith("id: iclr2026-x\ncitekey: x2026\ntitle: A Title\n")
+
+
+@pytest.mark.parametrize("value", HOSTILE)
+def test_hostile_text_survives_yaml_as_text(value):
+    record = full_record()
+    record.title = value
+    record.summary_zh = value
+    record.categories = [value]
+    back = Record.from_dict(load_yaml(dump_yaml(record.to_dict()), "r.yaml"))
+    assert (back.title, back.summary_zh, back.categories) == (value, value, [value])
+
+
+def test_python_tags_are_never_constructed():
+    with pytest.raises(RecordError, match=r"r\.yaml line 1"):
+        load_yaml("id: !!python/object/apply:os.system ['echo hi']\n", "r.yaml")
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ([], "r.yaml: a record must be a mapping, not list"),
+        ({"id": "Bad Id"}, "r.yaml: 'id' must be lower-case ASCII letters, digits and dashes"),
+        ({"id": "../etc"}, "r.yaml: 'id' must be lower-case ASCII letters, digits and dashes"),
+        ({"id": "x", "year": "2026"}, "r.yaml.year must be a whole number, not '2026'"),
+        ({"id": "x", "year": True}, "r.yaml.year must be a whole number, not True"),
+        ({"id": "x", "tags": "muon"}, "r.yaml.tags must be a list"),
+        ({"id": "x", "tags": [1]}, "r.yaml.tags[0] must be text, not int"),
+        ({"id": "x", "title": ["a"]}, "r.yaml.title must be text, not list"),
+        ({"id": "x", "colour": "red"}, "r.yaml: unknown field 'colour'"),
+        ({"id": "x", "sources": [{"name": "d"}]}, "r.yaml.sources[0]: missing key 'document'"),
+        ({"id": "x", "citekey": "a b"}, "r.yaml: 'citekey' must be ASCII letters, digits and -_:."),
+    ],
+)
+def test_validation_messages(data, message):
+    with pytest.raises(RecordError) as err:
+        Record.from_dict(data, "r.yaml")
+    assert str(err.value) == message
+
+
+def test_label_of_an_untitled_paper_is_derived_from_short_name_and_abstract():
+    record = Record(
+        id="x",
+        short_name="MuonBP",
+        abstract="Gradient orthogonalization is a simple strategy that shows great utility in "
+        "speeding up gradient descent. The Muon optimizer combines it.",
+    )
+    assert record.title_is_derived
+    assert record.label == (
+        "MuonBP — Gradient orthogonalization is a simple strategy that shows great utility in "
+        "speeding up…"
+    )
+    assert Record(id="y", title="T").label == "T"
+    assert Record(id="z").label == "(no title, no abstract)"

@@ -1,0 +1,560 @@
+"""The bundled topic taxonomy: matching rules, alias lookup, schema checks, and the tags it
+gives the two bundled seed documents."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from papercli import taxonomy as taxonomy_module
+from papercli.parsers import parse_file
+from papercli.taxonomy import (
+    PACKAGE_FILE,
+    TAG_RE,
+    Taxonomy,
+    TaxonomyError,
+    load_taxonomy,
+    parse_taxonomy,
+)
+from papercli.text import fold_key
+
+DATA = Path(__file__).parent.parent / "data"
+DIGEST = DATA / "iclr2026-optimization-theory-digest.txt"
+ABSTRACTS = DATA / "iclr2026-abstracts.txt"
+
+
+def make(tags: dict) -> Taxonomy:
+    return parse_taxonomy({"version": 1, "tags": tags}, "test")
+
+
+def tags_of(tax: Taxonomy, entry) -> set[str]:
+    return set(tax.tag_text(entry.title, entry.short_name, entry.abstract, entry.summary_zh))
+
+
+@pytest.fixture(scope="module")
+def tax() -> Taxonomy:
+    return load_taxonomy(PACKAGE_FILE)
+
+
+@pytest.fixture(scope="module")
+def digest():
+    doc, _ = parse_file(DIGEST)
+    return doc
+
+
+@pytest.fixture(scope="module")
+def abstracts():
+    doc, _ = parse_file(ABSTRACTS)
+    return doc
+
+
+def find(doc, key: str):
+    """The one entry whose short name is *key* or whose title starts with *key*."""
+    hits = [
+        e
+        for e in doc.entries
+        if e.short_name == key or (e.title is not None and e.title.startswith(key))
+    ]
+    assert len(hits) == 1, f"{key!r} names {len(hits)} entries"
+    return hits[0]
+
+
+# --- matching rules (small hand-made taxonomies) -----------------------------------------
+
+
+def test_english_aliases_match_whole_words_only():
+    t = make({"muon": {"en": ["Muon"]}})
+    assert t.tag_text("Convergence of Muon with Newton-Schulz") == ["muon"]
+    assert t.tag_text("EF21-Muon supports momentum") == ["muon"]
+    assert t.tag_text("muonic atoms and muons") == ["muon"]  # "muons" is a plural
+    assert t.tag_text("muonic atoms") == []
+    assert t.tag_text("MuonBP shards the matrix") == []
+    assert t.tag_text("antimuon") == []
+
+
+def test_lower_case_alias_ignores_case():
+    t = make({"optimizer": {"en": ["optimizer"]}})
+    assert t.tag_text("ROLLING BALL OPTIMIZER") == ["optimizer"]
+    assert t.tag_text("Rolling Ball Optimizer") == ["optimizer"]
+
+
+def test_plural_s_and_es_match():
+    t = make({"x": {"en": ["optimizer", "approach", "VRP"]}})
+    assert t.tag_text("adaptive optimizers") == ["x"]
+    assert t.tag_text("two approaches") == ["x"]
+    assert t.tag_text("large-scale VRPs") == ["x"]
+    assert t.tag_text("optimizerss") == []
+    assert t.tag_text("optimization") == []
+
+
+def test_space_and_hyphen_variants_match_each_other():
+    t = make({"zeroth-order": {"en": ["zeroth-order optimization"]}})
+    assert t.tag_text("zeroth-order optimization") == ["zeroth-order"]
+    assert t.tag_text("Zeroth Order Optimization") == ["zeroth-order"]
+    assert t.tag_text("zeroth -  order\noptimization") == ["zeroth-order"]
+    assert t.tag_text("zerothorder optimization") == []
+    spaced = make({"zeroth-order": {"en": ["zeroth order"]}})
+    assert spaced.tag_text("Quantized Zeroth-order Optimization") == ["zeroth-order"]
+
+
+def test_acronyms_with_two_capitals_are_case_sensitive():
+    t = make({"federated-learning": {"en": ["FL"]}, "llm": {"en": ["LLM"]}})
+    assert t.tag_text("Riemannian FL algorithms") == ["federated-learning"]
+    assert t.tag_text("fl is not an acronym here") == []
+    assert t.tag_text("Fl") == []
+    assert t.tag_text("counting FLOPs") == []
+    assert t.tag_text("Hierarchical FL (HFL)") == ["federated-learning"]
+    assert t.tag_text("HFL only") == []
+    assert t.tag_text("4-bit LLMs") == ["llm"]
+    assert t.tag_text("llms") == []
+    assert t.tag_text("dLLMs") == []
+
+
+def test_one_capital_alias_is_case_insensitive():
+    t = make({"adam": {"en": ["Adam"]}})
+    assert t.tag_text("quantized adam") == ["adam"]
+    assert t.tag_text("ADAM") == ["adam"]
+
+
+def test_chinese_aliases_match_as_substrings():
+    t = make({"federated-learning": {"zh": ["联邦"]}, "meta-learning": {"zh": ["元学习"]}})
+    assert t.tag_text("在联邦零阶优化中利用全局对角 Hessian") == ["federated-learning"]
+    assert t.tag_text("通过双层优化元学习让 LLM 生成数据") == ["meta-learning"]
+    assert t.tag_text("学习") == []
+
+
+def test_english_alias_next_to_chinese_text_matches():
+    t = make({"llm": {"en": ["LLM"]}})
+    assert t.tag_text("实现无训练的LLM激活转向") == ["llm"]
+
+
+def test_exclusion_blocks_only_the_match_inside_it():
+    t = make({"reasoning": {"zh": ["推理"], "exclude": ["推理时", "推理速度"]}})
+    assert t.tag_text("在推理时生成合成数据") == []
+    assert t.tag_text("推理速度比元启发式快 45 倍") == []
+    assert t.tag_text("在数学推理任务上提升") == ["reasoning"]
+    assert t.tag_text("推理时的搜索，在数学推理任务上") == ["reasoning"]
+
+
+def test_exclusions_are_case_insensitive_and_literal():
+    t = make({"adam": {"en": ["Adam", "AdamW"], "exclude": ["AdamW baseline"]}})
+    assert t.tag_text("beats the ADAMW BASELINE") == []
+    assert t.tag_text("beats the AdamW baseline; we analyse Adam") == ["adam"]
+    # exclusions get no hyphen/space variants: only the literal phrase is fenced off
+    hyphen = make({"g": {"en": ["generalization"], "exclude": ["zero-shot generalization"]}})
+    assert hyphen.tag_text("zero-shot generalization") == []
+    assert hyphen.tag_text("zero shot generalization") == ["g"]
+
+
+def test_tag_text_joins_fields_skips_none_and_keeps_taxonomy_order():
+    t = make({"b-tag": {"en": ["beta"]}, "a-tag": {"zh": ["阿尔法"]}})
+    assert t.tag_text(None, "alpha", None, "阿尔法 and beta") == ["b-tag", "a-tag"]
+    assert t.tag_text(None, "", None) == []
+    assert t.tag_text() == []
+
+
+def test_tag_without_aliases_matches_nothing():
+    t = make({"empty": None, "also-empty": {"en": [], "zh": []}})
+    assert t.tag_text("empty also-empty") == []
+
+
+# --- alias resolution --------------------------------------------------------------------
+
+
+def test_resolve_in_both_languages(tax):
+    assert tax.resolve("联邦学习") == "federated-learning"
+    assert tax.resolve("Federated Learning") == "federated-learning"
+    assert tax.resolve("federated-learning") == "federated-learning"
+    assert tax.resolve("FEDERATED  learning") == "federated-learning"
+    assert tax.resolve("FL") == "federated-learning"
+    assert tax.resolve("零阶优化") == "zeroth-order"
+    assert tax.resolve("Zeroth Order Optimization") == "zeroth-order"
+    assert tax.resolve("双层优化") == "bilevel-optimization"
+    assert tax.resolve("元学习") == "meta-learning"
+    assert tax.resolve("强化学习") == "reinforcement-learning"
+    assert tax.resolve("扩散模型") == "diffusion"
+    assert tax.resolve("图神经网络") == "graph-neural-networks"
+    assert tax.resolve("GNN") == "graph-neural-networks"
+    assert tax.resolve("泛化") == "generalization"
+    assert tax.resolve("对齐") == "alignment"
+    assert tax.resolve("不确定性") == "uncertainty"
+    assert tax.resolve("收敛率") == "convergence-theory"
+    assert tax.resolve("量化") == "quantization"
+    assert tax.resolve("AdamW") == "adam"
+    assert tax.resolve("Muon 优化器") == "muon"
+
+
+def test_resolve_splits_the_two_senses_of_tui_li(tax):
+    assert tax.resolve("推理") == "reasoning"
+    assert tax.resolve("数学推理") == "mathematical-reasoning"
+    assert tax.resolve("推理时") == "test-time-compute"
+    assert tax.resolve("推理速度") == "inference-efficiency"
+
+
+def test_resolve_unknown_is_none(tax):
+    assert tax.resolve("astrophysics") is None
+    assert tax.resolve("天体物理") is None
+    assert tax.resolve("") is None
+    assert tax.resolve("optimization") is None
+
+
+def test_resolve_on_a_small_taxonomy_prefers_the_first_tag_for_a_shared_alias():
+    t = make({"first": {"en": ["shared"]}, "second": {"en": ["Shared", "own"]}})
+    assert t.resolve("shared") == "first"
+    assert t.resolve("own") == "second"
+    assert t.resolve("second") == "second"
+
+
+# --- the shipped file --------------------------------------------------------------------
+
+
+REQUIRED_TAGS = {
+    "optimizer", "muon", "adam", "federated-learning", "llm", "reasoning",
+    "reinforcement-learning", "grpo", "vehicle-routing", "combinatorial-optimization",
+    "diffusion", "quantization", "zeroth-order", "bilevel-optimization", "convergence-theory",
+    "meta-learning", "transformers", "uncertainty", "graph-neural-networks", "generalization",
+    "alignment",
+}  # fmt: skip
+
+
+def test_shipped_file_loads_with_enough_tags(tax):
+    assert tax.source == str(PACKAGE_FILE)
+    assert len(tax.tags) >= 40
+    assert set(tax.tags) >= REQUIRED_TAGS
+
+
+def test_shipped_file_declares_version_1():
+    from papercli.library import load_yaml
+
+    data = load_yaml(PACKAGE_FILE.read_text(encoding="utf-8"), str(PACKAGE_FILE))
+    assert data["version"] == 1
+    assert set(data) == {"version", "tags"}
+
+
+def test_every_shipped_tag_is_kebab_case_and_bilingual(tax):
+    for name, tag in tax.tags.items():
+        assert TAG_RE.match(name), name
+        assert tag.en, f"{name} has no English alias"
+        assert tag.zh, f"{name} has no Chinese alias"
+        assert all(any("\u4e00" <= ch <= "\u9fff" for ch in a) for a in tag.zh), name
+
+
+def test_no_alias_names_two_shipped_tags(tax):
+    owner: dict[str, str] = {}
+    for name, tag in tax.tags.items():
+        for alias in [name, *tag.en, *tag.zh]:
+            key = fold_key(alias)
+            assert owner.setdefault(key, name) == name, f"{alias!r}: {owner[key]} and {name}"
+
+
+def test_every_shipped_alias_resolves_to_its_tag(tax):
+    for name, tag in tax.tags.items():
+        for alias in [*tag.en, *tag.zh]:
+            assert tax.resolve(alias) == name, alias
+
+
+def test_every_shipped_alias_matches_itself(tax):
+    for name, tag in tax.tags.items():
+        for alias in [*tag.en, *tag.zh]:
+            assert name in tax.tag_text(f"({alias})"), f"{name}: {alias!r}"
+
+
+def test_default_load_uses_the_package_file_when_the_user_has_none(monkeypatch, tmp_path):
+    monkeypatch.setattr(taxonomy_module, "user_taxonomy_path", lambda: tmp_path / "none.yaml")
+    assert load_taxonomy().source == str(PACKAGE_FILE)
+
+
+def test_a_user_file_replaces_the_package_file(monkeypatch, tmp_path):
+    user = tmp_path / "taxonomy.yaml"
+    user.write_text("version: 1\ntags:\n  astro:\n    en: [galaxy]\n    zh: [星系]\n", "utf-8")
+    monkeypatch.setattr(taxonomy_module, "user_taxonomy_path", lambda: user)
+    t = load_taxonomy()
+    assert t.source == str(user)
+    assert list(t.tags) == ["astro"]
+    assert t.tag_text("星系 formation") == ["astro"]
+
+
+# --- the shipped aliases on ambiguous words ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # 推理: reasoning vs inference
+        ("在数学推理任务上提升 10-40% 准确率", ["reasoning", "mathematical-reasoning"]),
+        ("让 LLM 在推理时生成问题特定的合成训练数据", ["llm", "test-time-compute"]),
+        ("推理速度提升 3 倍", ["inference-efficiency"]),
+        ("推理速度比基线快 45 倍", []),
+        ("推理延迟降低一半", ["inference-efficiency"]),
+        ("变分推理与贝叶斯推理", []),
+        ("LLM Reasoning via Test-Time Gradient Descent", ["llm", "reasoning", "test-time-compute"]),
+        ("the reasoning behind this choice", []),
+        ("we evaluate at test time", []),
+        # alignment
+        ("alignment of large language models with human preferences", ["llm", "alignment"]),
+        ("aesthetics, detail fidelity, and semantic alignment", []),
+        ("Aligning Activation Updates Beyond Normalisation", ["normalization"]),
+        ("参数方向与有效更新之间存在根本性不对齐", []),
+        # diffusion
+        ("Discrete diffusion language models (dLLMs)", ["diffusion", "llm"]),
+        ("a diffusion process on graphs", []),
+        # transformer
+        ("Scattering Transform with Random Paths", []),
+        ("Learning to Recall with Transformers", ["transformers"]),
+        # optimization / optimizer / Adam / second order
+        ("convex optimization under a budget", []),
+        ("Rolling Ball Optimizer", ["optimizer"]),
+        ("eliminate gradients and optimizer states", []),
+        ("decoupled weight decay in AdamW", ["adam"]),
+        ("a tuned AdamW baseline", []),
+        ("P-Adam (path-wise adaptive momentum)", []),
+        ("Newton-Schulz iterations", []),
+        ("Hessian-informed federated updates", ["second-order-methods", "federated-learning"]),
+        ("二阶矩量化高度敏感", ["quantization"]),
+        # quantization vs quantify
+        ("floating-point quantization of optimizer states", ["quantization"]),
+        ("quantized weights", ["quantization"]),
+        ("我们量化了误差的影响", []),
+        ("不确定性量化", ["uncertainty"]),
+        # zeroth order
+        ("将搜索从零阶（采样+评估）升级为一阶", []),
+        ("联邦零阶优化", ["zeroth-order", "federated-learning"]),
+        # acronyms
+        ("Hierarchical Federated Learning (HFL)", ["federated-learning"]),
+        ("fl", []),
+        ("ICLR 2026", []),
+        ("RLOO and GRPO", ["grpo"]),
+        # generalization claims vs generalization theory
+        ("improving zero-shot generalization ability", []),
+        ("更好的收敛速度和泛化性能", []),
+        ("泛化上下界", ["generalization"]),
+        # routing
+        ("routing tokens in mixture-of-experts", []),
+        ("Vehicle Routing Problems (VRPs)", ["combinatorial-optimization", "vehicle-routing"]),
+        # combinatorial properties are not combinatorial optimization
+        ("子模性/超模性等组合优化关键性质", []),
+        ("8 类组合优化问题", ["combinatorial-optimization"]),
+    ],
+)
+def test_shipped_aliases_on_ambiguous_text(tax, text, expected):
+    assert tax.tag_text(text) == expected
+
+
+# --- the seed documents ------------------------------------------------------------------
+
+
+def test_seed_documents_have_the_expected_entries(digest, abstracts):
+    assert len(digest.entries) == 45
+    assert len(abstracts.entries) == 19
+
+
+def test_every_seed_entry_gets_a_tag(tax, digest, abstracts):
+    untagged = [
+        e.title or e.short_name or (e.abstract or "")[:60]
+        for e in [*digest.entries, *abstracts.entries]
+        if not tags_of(tax, e)
+    ]
+    assert untagged == []
+
+
+DIGEST_EXPECTED = {
+    "Convergence of Muon with Newton-Schulz": {"optimizer", "muon", "convergence-theory"},
+    "FedDAG": {"federated-learning"},
+    "RRNCO": {
+        "combinatorial-optimization", "neural-combinatorial-optimization", "vehicle-routing",
+    },
+    "Scaf-GRPO": {
+        "llm", "reasoning", "mathematical-reasoning", "reinforcement-learning", "grpo",
+    },
+    "Learning to Solve Orienteering Problem": {
+        "combinatorial-optimization", "neural-combinatorial-optimization", "vehicle-routing",
+    },
+    "A Convergence Analysis of Adaptive Optimizers": {
+        "optimizer", "adam", "muon", "convergence-theory", "quantization",
+    },
+    "HiSo": {
+        "second-order-methods", "zeroth-order", "convergence-theory", "federated-learning",
+        "communication-efficiency",
+    },
+    "Celo2": {"optimizer", "learned-optimizers", "generalization", "meta-learning"},
+    "STARS": {
+        "riemannian-optimization", "activation-steering", "reasoning", "test-time-compute",
+    },
+    "∇-Reasoner": {"llm", "reasoning", "mathematical-reasoning", "test-time-compute"},
+    "MASS": {
+        "bilevel-optimization", "meta-learning", "llm", "mathematical-reasoning",
+        "test-time-compute",
+    },
+    "MT-DAO": {
+        "optimizer", "convergence-theory", "distributed-training", "communication-efficiency",
+        "llm",
+    },
+    "Optimizer Choice Matters": {"optimizer", "adam", "neural-collapse"},
+    "The Affine Divergence": {"normalization"},
+    "Unifying Formal Explanations": {"interpretability"},
+    "SCRAPL": {"variance-reduction"},
+    "Generalization Below the Edge of Stability": {
+        "sharpness", "implicit-bias", "generalization",
+    },
+    "DeepAFL": {"federated-learning"},
+    "Constraint Matters": {"graph-neural-networks", "integer-programming"},
+}  # fmt: skip
+
+ABSTRACTS_EXPECTED = {
+    "MuonBP": {"optimizer", "muon", "convergence-theory", "distributed-training", "llm"},
+    "QZO": {"zeroth-order", "quantization", "memory-efficiency", "llm"},
+    "GMPO": {"llm", "reasoning", "mathematical-reasoning", "reinforcement-learning", "grpo"},
+    "RRNCO": {
+        "combinatorial-optimization", "neural-combinatorial-optimization", "vehicle-routing",
+    },
+    "EF21-Muon": {
+        "optimizer", "muon", "convergence-theory", "distributed-training",
+        "communication-efficiency",
+    },
+    "Semi-DPO": {
+        "semi-supervised-learning", "label-noise", "diffusion", "preference-optimization",
+        "alignment",
+    },
+    "KL-Shampoo": {"optimizer", "adam"},
+    "LLR-BC": {
+        "continual-learning", "combinatorial-optimization", "neural-combinatorial-optimization",
+        "vehicle-routing",
+    },
+    "NI Sampling": {"diffusion", "llm", "inference-efficiency"},
+    "iJKOnet": {"optimal-transport"},
+    "MPU": {"uncertainty"},
+    "RFedAGS": {
+        "convergence-theory", "riemannian-optimization", "federated-learning",
+        "distributed-training",
+    },
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("key", sorted(DIGEST_EXPECTED))
+def test_digest_paper_tags(tax, digest, key):
+    assert tags_of(tax, find(digest, key)) == DIGEST_EXPECTED[key]
+
+
+@pytest.mark.parametrize("key", sorted(ABSTRACTS_EXPECTED))
+def test_abstract_paper_tags(tax, abstracts, key):
+    assert tags_of(tax, find(abstracts, key)) == ABSTRACTS_EXPECTED[key]
+
+
+def test_untitled_abstracts_are_tagged_by_their_text(tax, abstracts):
+    def starting(words: str):
+        return next(e for e in abstracts.entries if e.abstract.startswith(words))
+
+    assert tags_of(tax, starting("The alignment of Large Language Models")) == {
+        "meta-learning", "label-noise", "llm", "preference-optimization", "alignment",
+    }  # fmt: skip
+    assert tags_of(tax, starting("Conventional supervised learning")) == {"distribution-shift"}
+    assert tags_of(tax, starting("Modern language models generate chain-of-thought")) == {
+        "transformers", "llm", "reasoning", "chain-of-thought", "inference-efficiency",
+        "reinforcement-learning",
+    }  # fmt: skip
+
+
+def test_rrnco_gets_the_same_tags_from_both_documents(tax, digest, abstracts):
+    assert tags_of(tax, find(digest, "RRNCO")) == tags_of(tax, find(abstracts, "RRNCO"))
+
+
+def test_digest_hot_topic_labels_resolve_to_tags(tax, digest):
+    assert digest.hot_topics == {"推理": 3, "LLM": 3, "联邦学习": 3}
+    assert {label: tax.resolve(label) for label in digest.hot_topics} == {
+        "推理": "reasoning",
+        "LLM": "llm",
+        "联邦学习": "federated-learning",
+    }
+
+
+def test_digest_hot_topic_counts(tax, digest):
+    counts = Counter(tag for e in digest.entries for tag in tags_of(tax, e))
+    # The page's header says 推理 ×3 · LLM ×3 · 联邦学习 ×3: federated learning agrees;
+    # the page counts a narrower label for the other two (see the papers listed below).
+    assert counts["federated-learning"] == 3
+    assert counts["reasoning"] == 7
+    assert counts["llm"] == 10
+
+
+def test_which_digest_papers_are_federated_reasoning_and_llm(tax, digest):
+    def tagged(tag: str) -> list[str]:
+        return [e.short_name or e.title for e in digest.entries if tag in tags_of(tax, e)]
+
+    assert tagged("federated-learning") == ["HiSo", "DeepAFL", "FedDAG"]
+    assert tagged("reasoning") == [
+        "VIP", "CogFlow", "STARS", "MLM", "∇-Reasoner", "ICPO", "Scaf-GRPO",
+    ]  # fmt: skip
+    assert tagged("llm") == [
+        "VIP", "COLD-Steer", "FrontierCO", "MLM", "MT-DAO", "∇-Reasoner", "AtteNT", "ICPO",
+        "Scaf-GRPO", "MASS",
+    ]  # fmt: skip
+
+
+def test_inference_senses_of_tui_li_do_not_make_digest_papers_reasoning(tax, digest):
+    # DeCoST (推理速度) and MASS (在推理时) use 推理 only in its inference sense.
+    assert "reasoning" not in tags_of(tax, find(digest, "DeCoST"))
+    assert "reasoning" not in tags_of(tax, find(digest, "MASS"))
+    assert "test-time-compute" in tags_of(tax, find(digest, "MASS"))
+
+
+# --- schema validation -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        None,
+        [],
+        {"version": 1},
+        {"version": 1, "tags": ["llm"]},
+        {"version": 1, "tags": {"Federated_Learning": {"en": ["FL"]}}},
+        {"version": 1, "tags": {"LLM": {"en": ["LLM"]}}},
+        {"version": 1, "tags": {"federated--learning": {"en": ["FL"]}}},
+        {"version": 1, "tags": {"-llm": {"en": ["LLM"]}}},
+        {"version": 1, "tags": {"large language model": {"en": ["LLM"]}}},
+        {"version": 1, "tags": {1: {"en": ["one"]}}},
+        {"version": 1, "tags": {"llm": {"en": "LLM"}}},
+        {"version": 1, "tags": {"llm": {"zh": "大语言模型"}}},
+        {"version": 1, "tags": {"llm": {"exclude": "推理时"}}},
+        {"version": 1, "tags": {"llm": {"en": ["LLM", 3]}}},
+        {"version": 1, "tags": {"llm": {"en": ["LLM", ""]}}},
+        {"version": 1, "tags": {"llm": {"en": [None]}}},
+        {"version": 1, "tags": {"llm": {"en": {"a": "b"}}}},
+        {"version": 1, "tags": {"llm": {"fr": ["GML"]}}},
+        {"version": 1, "tags": {"llm": ["LLM"]}},
+        {"version": 1, "tags": {"llm": "LLM"}},
+    ],
+)
+def test_invalid_taxonomies_are_refused(data):
+    with pytest.raises(TaxonomyError):
+        parse_taxonomy(data, "bad.yaml")
+
+
+def test_schema_error_names_the_file_and_the_tag():
+    with pytest.raises(TaxonomyError, match=r"bad\.yaml: tag 'Federated_Learning'"):
+        parse_taxonomy({"tags": {"Federated_Learning": {"en": ["FL"]}}}, "bad.yaml")
+    with pytest.raises(TaxonomyError, match=r"tag 'llm': en must be a list of text"):
+        parse_taxonomy({"tags": {"llm": {"en": "LLM"}}}, "bad.yaml")
+
+
+def test_a_yaml_boolean_alias_is_refused(tmp_path):
+    path = tmp_path / "taxonomy.yaml"
+    path.write_text("version: 1\ntags:\n  yes-no:\n    en: [yes, no]\n", encoding="utf-8")
+    with pytest.raises(TaxonomyError, match="en must be a list of text"):
+        load_taxonomy(path)
+
+
+def test_broken_yaml_and_missing_file_raise_taxonomy_error(tmp_path):
+    broken = tmp_path / "taxonomy.yaml"
+    broken.write_text("tags:\n  llm: {en: [LLM\n", encoding="utf-8")
+    with pytest.raises(TaxonomyError, match=r"taxonomy\.yaml"):
+        load_taxonomy(broken)
+    with pytest.raises(TaxonomyError, match="cannot read the taxonomy"):
+        load_taxonomy(tmp_path / "missing.yaml")
+
+
+def test_note_is_allowed_and_ignored():
+    t = make({"llm": {"en": ["LLM"], "zh": ["大语言模型"], "note": "why"}})
+    assert t.tag_text("大语言模型") == ["llm"]
