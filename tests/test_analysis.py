@@ -24,12 +24,22 @@ from papercli.analysis import tokens
         ("（全角）、。！", ["全角"]),
     ],
 )
-def test_tokens(text, expected):
-    assert tokens(text) == expected
+def test_query_tokens(text, expected):
+    assert tokens(text, mode="query") == expected
+
+
+def test_index_mode_adds_cjk_unigrams_at_the_bigram_positions():
+    from papercli.analysis import bilingual_analyzer
+
+    toks = [(t.text, t.pos) for t in bilingual_analyzer()("联邦学习 x", positions=True)]
+    assert toks == [
+        ("联邦", 0), ("联", 0), ("邦学", 1), ("邦", 1), ("学习", 2), ("学", 2), ("习", 2), ("x", 3),
+    ]  # fmt: skip
 
 
 def test_positions_stay_consecutive_across_scripts():
     from papercli.analysis import bilingual_analyzer
 
-    toks = [(t.text, t.pos) for t in bilingual_analyzer()("提出 FedDAG 聚类联邦", positions=True)]
+    analyzer = bilingual_analyzer()
+    toks = [(t.text, t.pos) for t in analyzer("提出 FedDAG 聚类联邦", positions=True, mode="query")]
     assert toks == [("提出", 0), ("feddag", 1), ("聚类", 2), ("类联", 3), ("联邦", 4)]

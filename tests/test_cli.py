@@ -48,19 +48,20 @@ def test_search_plain_output_has_stable_columns(run):
     assert result.exit_code == 0
     rows = [line.split("\t") for line in lines(result.stdout)]
     assert sorted(r[0] for r in rows) == sorted(MUON_LINES)
-    assert all(len(r) == 6 and r[2:4] == ["ICLR", "2026"] for r in rows)
+    assert all(len(r) == 7 and r[2:4] == ["ICLR", "2026"] for r in rows)
     by_id = {r[0]: r for r in rows}
     assert by_id["iclr2026-convergence-muon-newton-schulz"][5] == (
         "Convergence of Muon with Newton-Schulz"
     )
     assert by_id["iclr2026-muonbp"][5].startswith("(untitled) MuonBP — Gradient orthogonalization")
+    assert "Muon" in by_id["iclr2026-muonbp"][6]  # the snippet shows why it matched
 
 
 def test_search_json_is_complete_records_with_score(run):
     result = run("search", "muon", "--json")
     data = json.loads(result.stdout)
     assert len(data) == 4
-    assert all(list(d) == [*(f for f in FIELDS if f in d and f != "score"), "score"] for d in data)
+    assert all(list(d) == [*(f for f in FIELDS if f in d), "score", "snippet"] for d in data)
     assert all(d["venue"] == "ICLR" and d["year"] == 2026 for d in data)
     assert {d["id"] for d in data} == set(MUON_LINES)
 
@@ -74,6 +75,11 @@ def test_nothing_found_exits_1_with_a_message(run):
     result = run("search", "zzzzqqq")
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == "papers: no paper matches 'zzzzqqq'\n"
+    result = run("search", "federatd", "--tag", "federated-learning")
+    assert result.stderr == (
+        "papers: no paper matches 'federatd'. Did you mean: federated? "
+        "(filters: tag federated-learning)\n"
+    )
     result = run("search", "zzzzqqq", "--json")
     assert (result.exit_code, result.stdout) == (1, "[]\n")
     result = run("list", "--tag", "muon", "--year", "1999")
@@ -223,3 +229,31 @@ def test_end_to_end_as_a_user_types_it(tmp_path):
     assert (missing.returncode, missing.stdout) == (2, "")
     assert missing.stderr == "papers: no paper with id 'iclr2026-nothing'\n"
     assert "Traceback" not in missing.stderr
+
+
+def test_similar_command(run):
+    result = run("similar", "iclr2026-muonbp", "--limit", "3")
+    assert result.exit_code == 0
+    assert lines(result.stdout)[0].split("\t")[0] == "iclr2026-ef21-muon"
+    data = json.loads(run("similar", "iclr2026-muonbp", "--json").stdout)
+    assert len(data) == 10 and all("score" in d for d in data)
+
+
+def test_malformed_query_is_one_line_exit_2(run):
+    result = run("search", "muon AND")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == "papers: AND needs a word on its right in 'muon AND'\n"
+
+
+def test_terminal_output_is_a_table_with_highlighted_snippets(seeded_library):
+    """Rich's forced terminal: a table, with the matched words highlighted."""
+    import re
+
+    result = CliRunner(env={"FORCE_COLOR": "1", "COLUMNS": "120", "NO_COLOR": None}).invoke(
+        app, ["--library", str(seeded_library.root), "search", "联邦学习"], color=True
+    )
+    assert result.exit_code == 0
+    screen = re.sub(r"\x1b\[[0-9;]*m", "", result.stdout)
+    assert screen.startswith("# ┃ paper (id)")
+    assert "iclr2026-feddag" in screen and "\t" not in screen
+    assert "\x1b[1;33m联邦学习\x1b[0m" in result.stdout  # the match, bold yellow

@@ -106,3 +106,33 @@ def test_get_paper_by_id_or_unique_prefix(index):
 def test_select_orders_by_id_and_unions_ids(index):
     hits = select(index, "muon", Filters(), ids=["iclr2026-qzo"])
     assert [h.id for h in hits] == sorted(MUON | {"iclr2026-qzo"})
+
+
+def test_suggestions_come_from_the_index_vocabulary(index):
+    from papercli.query import suggest
+
+    assert suggest(index, "federatd") == "federated"
+    assert suggest(index, "federatd learnign") == "federated learning"
+    assert suggest(index, "muon") is None  # known words are left alone
+    assert suggest(index, "联邦学习") is None  # Chinese is not guessed at
+
+
+def test_similar_papers_share_key_terms_across_languages(index):
+    from papercli.query import similar
+
+    paper, hits = similar(index, "iclr2026-muonbp", limit=4)
+    assert paper.id == "iclr2026-muonbp"
+    ranked = [h.id for h in hits]
+    assert "iclr2026-muonbp" not in ranked
+    assert ranked[0] == "iclr2026-ef21-muon"  # the other distributed Muon optimizer
+    # the digest entry on Muon has only an English title and a Chinese summary
+    assert "iclr2026-convergence-muon-newton-schulz" in ranked
+    _paper, fed = similar(index, "iclr2026-feddag", limit=2)
+    assert [h.id for h in fed] == ["iclr2026-deepafl", "iclr2026-hiso"]
+
+
+def test_search_attaches_snippets(index):
+    hits = {h.id: h for h in search(index, "联邦学习")}
+    from papercli.snippets import plain
+
+    assert "联邦学习" in plain(hits["iclr2026-feddag"].snippet)

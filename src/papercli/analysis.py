@@ -1,7 +1,7 @@
 """The bilingual analyzer: English and Chinese in one field, composed in Whoosh's idiom.
 
-    RegexTokenizer(script runs) | LowercaseFilter() | CJKBigramFilter()
-        | StopFilter(minsize=1) | StemFilter(stem_latin)
+    RegexTokenizer(script runs) | LowercaseFilter() | StopFilter(minsize=1)
+        | CJKBigramFilter() | StemFilter(stem_latin)
 
 - The tokenizer splits at script boundaries: ``配合GRPO风格`` → ``配合``, ``GRPO``, ``风格``;
   ``在GSM8K上`` → ``在``, ``GSM8K``, ``上``. Latin runs split at inner punctuation, so the
@@ -48,10 +48,15 @@ def stem_latin(word: str) -> str:
 
 
 class CJKBigramFilter(Filter):
-    """Replace each CJK run by its overlapping bigrams (a one-character run stays as it is).
+    """Replace each CJK run by its overlapping bigrams; when indexing, add its characters.
+
+    ``联邦学习`` is indexed as the bigrams ``联邦 邦学 学习`` at positions p, p+1, p+2 plus the
+    unigrams ``联 邦 学 习`` at p, p+1, p+2, p+2 (sharing the bigrams' positions). A query
+    of two or more characters is analysed into bigrams only (an exact phrase of them); a
+    one-character query (``器``) is a unigram and finds every text containing it.
 
     Positions are renumbered so that the bigrams of a run, and the tokens around it, stay
-    consecutive: phrase queries work across scripts.
+    consecutive: phrase queries work across scripts (``GRPO风格``).
     """
 
     def __eq__(self, other):
@@ -68,25 +73,35 @@ class CJKBigramFilter(Filter):
                 continue
             base_pos = t.pos if t.positions else 0
             base_char = t.startchar if t.chars else 0
-            for i in range(len(text) - 1):
-                t.text = text[i : i + 2]
-                if t.positions:
-                    t.pos = base_pos + i
-                if t.chars:
-                    t.startchar = base_char + i
-                    t.endchar = base_char + i + 2
-                yield t
-            offset += len(text) - 2
+            unigrams = t.mode != "query"
+            last = len(text) - 2
+            for i in range(len(text)):
+                for size in (2, 1) if unigrams else (2,):
+                    if i + size > len(text):
+                        continue
+                    t.text = text[i : i + size]
+                    if t.positions:
+                        t.pos = base_pos + min(i, last)
+                    if t.chars:
+                        t.startchar = base_char + i
+                        t.endchar = base_char + i + size
+                    yield t
+            offset += last
 
 
 def bilingual_analyzer():
     return (
         RegexTokenizer(TOKEN_PATTERN)
         | LowercaseFilter()
+        | StopFilter(stoplist=STOP_WORDS, minsize=1)  # renumbers positions: before bigrams
         | CJKBigramFilter()
-        | StopFilter(stoplist=STOP_WORDS, minsize=1)
         | StemFilter(stemfn=stem_latin)
     )
+
+
+def spelling_analyzer():
+    """English words as written, lower-cased: the vocabulary spelling suggestions come from."""
+    return RegexTokenizer(r"[A-Za-z][A-Za-z'-]*[A-Za-z]") | LowercaseFilter()
 
 
 def tokens(text: str, mode: str = "index") -> list[str]:

@@ -147,10 +147,10 @@ def ingest(
 @handle_errors
 def search(
     query: Annotated[
-        list[str], typer.Argument(help="Words, phrases, field:value …", show_default=False)
+        list[str], typer.Argument(help="What to look for (see above).", show_default=False)
     ],
     limit: Annotated[
-        int | None, typer.Option("--limit", "-n", min=1, help="Show at most N.")
+        int | None, typer.Option("--limit", "-n", min=1, help="Show the best N.")
     ] = None,
     tag: TagOpt = None,
     venue: VenueOpt = None,
@@ -159,23 +159,63 @@ def search(
 ) -> None:
     """Search titles, short names, tags, abstracts and Chinese summaries, best first.
 
-    Words must all match; `OR`, `NOT`, `"exact phrase"`, `prefix*`, `fuzzy~` and fields
-    `title:` `name:` `tag:` `venue:` `year:` `category:` work too.
+    Each result shows why it matched: a passage with the matched words marked.
 
-    Examples: `papers search muon` · `papers search "federated learning"` · `papers search 联邦学习`
+    Query language:
+
+    * `muon adam`: papers with both words (AND is the default)
+    * `muon OR adam`, `muon NOT adam`, `( … )`: boolean operators, upper case
+    * `"vehicle routing"`, `"联邦学习框架"`: exact phrases, English or Chinese
+    * `optim*`: a prefix · `federatd~`: a fuzzy word (one typo away)
+    * fields: `title:muon` `name:QZO` `tag:联邦学习` `venue:ICLR` `category:优化/理论`
+      `abstract:…` `summary:…`
+    * `year:2026` · `year:2025..2026` · `year:>=2025`
+
+    Chinese is matched as written, also inside longer text or glued to English
+    (`联邦学习`, `GRPO风格`); English words match their other forms (optimizer, optimizers).
+
+    Examples: `papers search muon` · `papers search "federated learning" year:2026` ·
+    `papers search 量化 --json` · `papers search 'title:muon OR name:muon*'`
     """
     from . import query as q
     from . import render
 
     filters = _filters(tag, venue=venue, year=year)
-    hits = q.search(_index(), " ".join(query), limit, filters)
+    index = _index()
+    text = " ".join(query)
+    hits = q.search(index, text, limit, filters, snippet_chars=render.snippet_width())
     if json:
         render.print_json(render.hits_json(hits, scores=True))
     elif hits:
         more = limit is not None and len(hits) == limit
         render.print_hits(hits, scores=True, footer=f"first {limit} shown" if more else None)
     if not hits:
-        raise _nothing(f"no paper matches {' '.join(query)!r}", filters)
+        better = q.suggest(index, text)
+        hint = f". Did you mean: {better}?" if better else ""
+        raise _nothing(f"no paper matches {text!r}{hint}", filters)
+
+
+@app.command()
+@handle_errors
+def similar(
+    paper_id: Annotated[str, typer.Argument(metavar="ID", help="A paper id (or a unique prefix).")],
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="Show the closest N.")] = 10,
+    json: JsonOpt = False,
+) -> None:
+    """List the papers closest to one paper (its key terms in English and Chinese, and its tags).
+
+    Example: `papers similar iclr2026-muonbp`
+    """
+    from . import query as q
+    from . import render
+
+    _paper, hits = q.similar(_index(), paper_id, limit)
+    if json:
+        render.print_json(render.hits_json(hits, scores=True))
+    elif hits:
+        render.print_hits(hits, scores=True)
+    if not hits:
+        raise _nothing(f"no paper shares key terms with {_paper.id}")
 
 
 @app.command("list")

@@ -28,20 +28,21 @@ from .merge import record_keys
 from .record import Record
 from .text import latex_to_text
 
-SCHEMA_VERSION = 1
-TEXT_FIELDS = ("title", "name", "tag", "abstract", "summary")
+SCHEMA_VERSION = 2
 
 
 def make_schema():
     from whoosh import fields
 
-    from .analysis import bilingual_analyzer
+    from .analysis import bilingual_analyzer, spelling_analyzer
 
     analyzer = bilingual_analyzer()
 
     def text(boost: float):
         return fields.TEXT(analyzer=analyzer, field_boost=boost, multitoken_query="phrase")
 
+    # Ranking: a term in the title or short name counts most, in the tags next, in the
+    # abstract or summary least (BM25F with these field weights).
     return fields.Schema(
         id=fields.ID(stored=True, unique=True),
         citekey=fields.ID(),
@@ -50,6 +51,9 @@ def make_schema():
         tag=fields.KEYWORD(commas=True, lowercase=True, scorable=True, field_boost=2.0),
         abstract=text(1.0),
         summary=text(1.0),
+        # The English words as written (not stemmed), for "Did you mean …?". Whoosh's own
+        # spelling=True would make fuzzy queries (term~) expand to unstemmed words.
+        words=fields.TEXT(analyzer=spelling_analyzer(), phrase=False),
         venue=fields.KEYWORD(lowercase=True),
         year=fields.NUMERIC(int, bits=16, signed=False),
         category=fields.KEYWORD(commas=True, lowercase=True),
@@ -70,6 +74,7 @@ def document(record: Record, stamp: Stamp) -> dict:
         "tag": ",".join(record.tags),
         "abstract": latex_to_text(record.abstract or ""),
         "summary": latex_to_text(record.summary_zh or ""),
+        "words": " ".join(filter(None, [record.title, record.short_name, record.abstract])),
         "venue": record.venue or "",
         "year": record.year or 0,
         "category": ",".join(c.replace(",", " ") for c in record.categories),
@@ -97,6 +102,8 @@ class Hit:
     id: str
     data: dict
     score: float | None = None
+    snippet: str | None = None  # why it matched, with marks (see ``snippets``)
+    title_marked: str | None = None  # the title with the matched words marked
 
     @property
     def record(self) -> Record:

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import UsageError
-from .index import TEXT_FIELDS, Hit, PaperIndex
+from .index import Hit, PaperIndex
 from .taxonomy import Taxonomy
 
 
@@ -61,30 +61,96 @@ def _filter_query(filters: Filters):
 
 def parse_query(index: PaperIndex, text: str):
     """A Whoosh query from the user's text; a malformed query is a one-line ``UsageError``."""
-    from whoosh import qparser, query
+    from . import querylang
 
-    parser = qparser.MultifieldParser(list(TEXT_FIELDS), index.ix.schema, group=qparser.AndGroup)
-    parser.add_plugin(qparser.FuzzyTermPlugin())
-    try:
-        q = parser.parse(text)
-    except Exception as exc:  # Whoosh raises a variety of types for odd input
-        raise UsageError(f"cannot understand the query {text!r}: {exc}") from None
-    if q is query.NullQuery:
-        raise UsageError(f"the query {text!r} has no words to search for")
-    return q
+    def resolve_tag(name: str) -> str | None:
+        from .taxonomy import load_taxonomy
+
+        return load_taxonomy().resolve(name)
+
+    return querylang.parse(text, index.ix.schema, resolve_tag)
 
 
 def search(
-    index: PaperIndex, text: str, limit: int | None = None, filters: Filters | None = None
+    index: PaperIndex,
+    text: str,
+    limit: int | None = None,
+    filters: Filters | None = None,
+    snippet_chars: int = 200,
 ) -> list[Hit]:
-    """Best matches first, each with its score."""
+    """Best matches first, each with its score and a snippet showing why it matched."""
     from whoosh import query
+
+    from . import snippets
 
     q = parse_query(index, text)
     extra = _filter_query(filters or Filters())
-    if extra is not None:
-        q = query.And([q, extra])
-    return index.run(q, limit=limit)
+    hits = index.run(q if extra is None else query.And([q, extra]), limit=limit)
+    if hits:
+        with index.ix.searcher() as searcher:
+            terms = snippets.query_terms(q, searcher.reader())
+        for hit in hits:
+            hit.snippet = snippets.snippet(hit.data, terms, snippet_chars)
+            hit.title_marked = snippets.mark(hit.data.get("title") or "", terms)
+    return hits
+
+
+def suggest(index: PaperIndex, text: str) -> str | None:
+    """*text* with each word the index does not know replaced by its closest known word.
+
+    ``federatd`` → ``federated``. Only plain words are corrected (not fields, phrases or
+    Chinese); None when there is nothing to correct.
+    """
+    import re
+
+    from .analysis import tokens
+
+    words = re.findall(r'"[^"]*"|\S+', text)
+    changed = False
+    with index.ix.searcher() as searcher:
+        reader = searcher.reader()
+        for i, word in enumerate(words):
+            if not re.fullmatch(r"[A-Za-z][A-Za-z-]{2,}", word) or word in ("AND", "OR", "NOT"):
+                continue
+            known = any(
+                reader.doc_frequency(field, term)
+                for term in tokens(word, mode="query")
+                for field in ("title", "name", "abstract", "summary")
+            )
+            if known:
+                continue
+            options = searcher.suggest("words", word.lower(), limit=1)
+            if options:
+                words[i] = options[0]
+                changed = True
+    return " ".join(words) if changed else None
+
+
+def similar(index: PaperIndex, rid: str, limit: int = 10) -> tuple[Hit, list[Hit]]:
+    """The papers closest to one paper: its key terms, in English and Chinese, as a query."""
+    from whoosh import query
+
+    from .text import latex_to_text
+
+    paper = get_paper(index, rid)
+    data = paper.data
+    texts = {
+        "title": data.get("title") or "",
+        "name": data.get("short_name") or "",
+        "abstract": latex_to_text(data.get("abstract") or ""),
+        "summary": latex_to_text(data.get("summary_zh") or ""),
+    }
+    parts = []
+    with index.ix.searcher() as searcher:
+        for field, text in texts.items():
+            if text:
+                for term, weight in searcher.key_terms_from_text(field, text, numterms=12):
+                    parts.append(query.Term(field, term, boost=weight))
+    parts += [query.Term("tag", t) for t in data.get("tags", [])]  # bridges the languages
+    if not parts:
+        return paper, []
+    hits = index.run(query.And([query.Or(parts), query.Not(query.Term("id", paper.id))]), limit)
+    return paper, hits
 
 
 def list_papers(index: PaperIndex, filters: Filters, limit: int | None = None) -> list[Hit]:

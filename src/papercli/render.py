@@ -4,7 +4,7 @@ Untrusted text never reaches Rich as markup: every cell is a ``rich.text.Text`` 
 the value with control characters made visible (``terminal_safe``). Plain output replaces
 tabs and newlines inside values so that each paper stays one line with stable columns:
 
-    search:  id  score  venue  year  tags  title
+    search:  id  score  venue  year  tags  title  snippet
     list:    id  venue  year  tags  title
 
 An untitled paper's title column holds its derived label, marked ``(untitled)``.
@@ -42,22 +42,48 @@ def print_json(data: object) -> None:
 
 
 def hits_json(hits: Iterable[Hit], scores: bool) -> list[dict]:
+    from .snippets import plain
+
     out = []
     for hit in hits:
         data = dict(hit.data)
         if scores:
             data["score"] = round(hit.score or 0.0, 4)
+            data["snippet"] = plain(hit.snippet) if hit.snippet else None
         out.append(data)
     return out
 
 
+def snippet_width() -> int:
+    """Characters of snippet that fit in about two lines of the paper column."""
+    out = console()
+    if not out.is_terminal:
+        return 200
+    return max(60, min(320, 2 * (out.width - 62)))
+
+
+def _marked_text(marked: str, style: str = "", match_style: str = "bold yellow"):
+    from rich.text import Text
+
+    from .snippets import segments
+
+    text = Text()
+    for piece, is_match in segments(terminal_safe(marked)):
+        text.append(piece, style=match_style if is_match else style)
+    return text
+
+
 def print_hits(hits: list[Hit], scores: bool, footer: str | None = None) -> None:
+    from .snippets import plain
+
     out = console()
     if not out.is_terminal:
         for hit in hits:
             r = hit.record
             cols = [r.id] + ([f"{hit.score or 0:.3f}"] if scores else [])
             cols += [r.venue or "", r.year or "", ",".join(r.tags), _label(r)]
+            if scores:
+                cols.append(plain(hit.snippet) if hit.snippet else "")
             sys.stdout.write("\t".join(_plain(c) for c in cols) + "\n")
         return
     from rich.table import Table
@@ -73,9 +99,15 @@ def print_hits(hits: list[Hit], scores: bool, footer: str | None = None) -> None
         table.add_column("score", justify="right", style="dim", no_wrap=True)
     for number, hit in enumerate(hits, start=1):
         r = hit.record
-        paper = Text(terminal_safe(r.label), style="" if r.title else "italic")
+        if hit.title_marked:
+            paper = _marked_text(hit.title_marked)
+        else:
+            paper = Text(terminal_safe(r.label), style="" if r.title else "italic")
         if not r.title:
             paper.append(f" {UNTITLED}", style="dim")
+        if hit.snippet:
+            paper.append("\n")
+            paper.append_text(_marked_text(hit.snippet, style="dim", match_style="bold yellow"))
         paper.append("\n" + r.id, style="cyan")
         row = [str(number), paper, Text(_plain(f"{r.venue or ''} {r.year or ''}".strip()))]
         row.append(Text("\n".join(_plain(t) for t in r.tags)))  # one tag a line

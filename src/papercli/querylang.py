@@ -1,0 +1,119 @@
+"""The search query language: checked first, then handed to Whoosh's parser.
+
+    muon                        all text fields: title, short name, tags, abstract, summary
+    muon adam                   both words (AND is the default)
+    muon OR adam, muon NOT adam boolean operators (upper case), with ( ) for grouping
+    "vehicle routing"           a phrase; Chinese phrases too ("联邦学习框架")
+    optim*                      a prefix
+    federatd~                   a fuzzy word (one edit away; ~2 for two)
+    title:muon  name:QZO  tag:联邦学习  venue:ICLR  category:优化/理论  abstract:…  summary:…
+    year:2026  year:2025..2026  year:>=2025
+
+Whoosh accepts almost any string and quietly drops what it cannot parse. A search tool
+should instead say what is wrong, so obvious mistakes (unbalanced quotes or parentheses,
+an unknown field, a dangling operator, a bad year) get a one-line ``UsageError``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import UsageError
+
+TEXT_FIELDS = ("title", "name", "tag", "abstract", "summary")
+FIELDS = (*TEXT_FIELDS, "venue", "year", "category")
+FIELD_ALIASES = {"tags": "tag", "short_name": "name", "zh": "summary", "summary_zh": "summary"}
+OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
+
+# A quoted phrase, a parenthesis, or a run of other non-space characters.
+_TOKEN_RE = re.compile(r'"[^"]*"|[()]|[^\s()"]+(?:"[^"]*")?')
+_FIELD_RE = re.compile(r"^([A-Za-z_]+):(.*)$", re.S)
+_YEAR_RE = re.compile(r"^(?:(\d{4})|(\d{4})?\.\.(\d{4})?|([<>]=?)(\d{4}))$")
+
+
+def _year(value: str) -> str:
+    m = _YEAR_RE.match(value)
+    if not m or value == "..":
+        raise UsageError(
+            f"year:{value} is not a year; write year:2026, year:2025..2026 or year:>=2025"
+        )
+    single, start, end, op, bound = m.groups()
+    if single:
+        return f"year:{single}"
+    if op:
+        return f"year:{op}{bound}"
+    if not start:
+        return f"year:<={end}"
+    if not end:
+        return f"year:>={start}"
+    return f"year:[{start} TO {end}]"
+
+
+def _check_operators(tokens: list[str], text: str) -> None:
+    previous = None
+    for tok in [*tokens, None]:
+        left_missing = previous is None or previous in OPERATORS or previous == "("
+        if tok in OPERATORS and tok != "NOT" and left_missing:
+            raise UsageError(f"{tok} needs a word on its left in {text!r}")
+        if (tok is None or tok == ")") and previous in OPERATORS:
+            raise UsageError(f"{previous} needs a word on its right in {text!r}")
+        previous = tok
+
+
+def rewrite(text: str, resolve_tag=None) -> str:
+    """Check *text* and rewrite our extensions (year ranges, tag aliases) into Whoosh syntax."""
+    if text.count('"') % 2:
+        raise UsageError(f"unbalanced quote in {text!r}")
+    tokens = _TOKEN_RE.findall(text)
+    depth = 0
+    out = []
+    for tok in tokens:
+        if tok == "(":
+            depth += 1
+        elif tok == ")":
+            depth -= 1
+            if depth < 0:
+                raise UsageError(f"')' without '(' in {text!r}")
+        m = _FIELD_RE.match(tok)
+        if m and m.group(1).lower() in ("http", "https", "doi"):
+            tok = f'"{tok}"'  # a pasted link or DOI is text, not a field
+        elif m and not tok.startswith('"'):
+            field, value = m.group(1), m.group(2)
+            field = FIELD_ALIASES.get(field.lower(), field.lower())
+            if field not in FIELDS:
+                names = " ".join(f"{f}:" for f in FIELDS)
+                raise UsageError(f"unknown field {m.group(1)!r} in {text!r} (fields: {names})")
+            if not value.strip('"'):
+                raise UsageError(f"{field}: needs a value in {text!r}")
+            if field == "year":
+                tok = _year(value)
+            elif field == "tag" and resolve_tag is not None and not value.startswith('"'):
+                tok = f"tag:{resolve_tag(value) or value.lower()}"
+            else:
+                tok = f"{field}:{value}"
+        elif tok.strip("*?~") == "" and tok not in ("(", ")"):
+            raise UsageError(f"{tok!r} alone matches nothing useful; add letters to it")
+        out.append(tok)
+    if depth:
+        raise UsageError(f"'(' without ')' in {text!r}")
+    _check_operators(tokens, text)
+    if not any(t not in OPERATORS and t not in "()" for t in tokens):
+        raise UsageError(f"the query {text!r} has no words to search for")
+    return " ".join(out)
+
+
+def parse(text: str, schema, resolve_tag=None):
+    """A Whoosh query for *text*, or a one-line ``UsageError`` saying what is wrong."""
+    from whoosh import qparser, query
+
+    rewritten = rewrite(text, resolve_tag)
+    parser = qparser.MultifieldParser(list(TEXT_FIELDS), schema, group=qparser.AndGroup)
+    parser.add_plugin(qparser.FuzzyTermPlugin())
+    parser.add_plugin(qparser.GtLtPlugin())
+    try:
+        q = parser.parse(rewritten)
+    except Exception as exc:  # Whoosh raises assorted types for odd input
+        raise UsageError(f"cannot understand the query {text!r}: {exc}") from None
+    if q is query.NullQuery:
+        raise UsageError(f"the query {text!r} has no words to search for")
+    return q
