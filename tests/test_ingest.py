@@ -92,3 +92,84 @@ def test_warnings_name_file_and_line(tmp_library, tmp_path):
         "has no summary: document cut short? skipped",
         f"{doc}:1: the page declares 45 papers but 44 entries were found",
     ]
+
+
+# --- one record per paper across documents: each merge case with a negative twin -------------
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_cross_listed_entry_merges_and_its_twin_stays_separate(seeded_library, tmp_path):
+    page = write(
+        tmp_path,
+        "llm-page.txt",
+        "🧠 LLM¶\n🔬 ICLR2026 · 3 篇论文解读\n"
+        "- convergence of  MUON with Newton–Schulz\n-\n另一页上的摘要，说法不同。\n"
+        "- Convergence of Adam with Newton-Schulz\n-\n这是另一篇论文。\n"
+        "- RRNCO: Towards Real-World Routing with Neural Combinatorial Optimization\n-\n"
+        "提出 RRNCO 架构，通过自适应节点嵌入（ANE）和神经自适应偏置（NAB）两大创新。\n",
+    )
+    report = ingest(seeded_library, [page])
+    assert report.new == ["iclr2026-convergence-adam-newton-schulz"]
+    assert report.merged == ["iclr2026-convergence-muon-newton-schulz", "iclr2026-rrnco"]
+    muon = seeded_library.load("iclr2026-convergence-muon-newton-schulz")
+    assert muon.title == "Convergence of Muon with Newton-Schulz"  # the first spelling stays
+    assert muon.categories == ["优化/理论", "LLM"]
+    assert muon.conflicts == [
+        {"field": "summary_zh", "value": "另一页上的摘要，说法不同。", "source": "llm-page.txt:3"},
+    ]
+    assert seeded_library.load("iclr2026-rrnco").categories == ["优化/理论", "LLM"]
+
+
+def test_conflict_is_shown_with_both_sources(seeded_library, tmp_path):
+    page = write(
+        tmp_path, "llm-page.txt",
+        "🧠 LLM¶\n🔬 ICLR2026 · 1 篇论文解读\n- Convergence of Muon with Newton-Schulz\n-\n不同的摘要。\n",
+    )  # fmt: skip
+    ingest(seeded_library, [page])
+    from typer.testing import CliRunner
+
+    from papercli.cli import app
+
+    result = CliRunner().invoke(
+        app,
+        ["--library", str(seeded_library.root), "show", "iclr2026-convergence-muon-newton-schulz"],
+    )
+    assert (
+        "disagrees: summary_zh: kept the value from iclr2026-optimization-theory-digest.txt:26; "
+        "llm-page.txt:3 says '不同的摘要。'"
+    ) in result.stdout.splitlines()
+
+
+def test_repeated_abstract_on_the_next_page_merges_and_an_edited_one_does_not(
+    seeded_library, tmp_path
+):
+    qzo = seeded_library.load("iclr2026-qzo").abstract
+    words = qzo.split(" ")
+    rewrapped = "\n".join(" ".join(words[i : i + 11]) for i in range(0, len(words), 11))
+    edited = qzo.replace("more than 18$\\times$", "more than 19$\\times$")
+    page = write(tmp_path, "page2.txt", f"ICLR 2026 论文列表\n\n{rewrapped}\n\n{edited}\n")
+    report = ingest(seeded_library, [page])
+    assert report.merged == ["iclr2026-qzo"]
+    assert report.new == ["iclr2026-qzo-2"]  # same method name, different text: kept apart
+    assert [s.name for s in seeded_library.load("iclr2026-qzo").sources] == [
+        "iclr2026-abstracts.txt", "page2.txt",
+    ]  # fmt: skip
+
+
+def test_same_short_name_different_paper_stays_separate(seeded_library, tmp_path):
+    page = write(
+        tmp_path,
+        "other.txt",
+        "ICLR 2026 论文列表\n\nProtein structure prediction remains difficult for orphan "
+        "sequences without homologues. We introduce RRNCO, a recurrent network for protein "
+        "folding that predicts contact maps from a single sequence and beats strong baselines "
+        "on CASP benchmarks while using a fraction of the compute of alignment-based methods.\n",
+    )
+    report = ingest(seeded_library, [page])
+    assert report.new == ["iclr2026-rrnco-2"] and report.merged == []
+    assert seeded_library.load("iclr2026-rrnco-2").citekey == "rrnco2026a"

@@ -249,21 +249,87 @@ def list_(
 
 @app.command()
 @handle_errors
-def tags(json: JsonOpt = False) -> None:
-    """Show every tag with its number of papers.
+def tags(
+    aliases: Annotated[
+        bool, typer.Option("--aliases", help="Show each tag's English and Chinese aliases.")
+    ] = False,
+    all_tags: Annotated[
+        bool, typer.Option("--all", help="Include taxonomy tags no paper has yet.")
+    ] = False,
+    json: JsonOpt = False,
+) -> None:
+    """Show every tag with its number of papers, most used first.
 
-    Example: `papers tags`
+    Examples: `papers tags` · `papers tags --aliases` · `papers tags --all --json`
     """
     from . import query as q
     from . import render
+    from .taxonomy import load_taxonomy
 
+    taxonomy = load_taxonomy()
     counts = q.tag_counts(_index())
+    if all_tags:
+        used = {t for t, _n in counts}
+        counts += [(t, 0) for t in taxonomy.tags if t not in used]
+    rows = [(t, n, taxonomy.aliases(t)) for t, n in counts]
     if json:
-        render.print_json([{"tag": t, "count": n} for t, n in counts])
-    elif counts:
-        render.print_tag_counts(counts)
-    if not counts:
+        render.print_json(
+            [{"tag": t, "count": n, **({"aliases": a} if aliases else {})} for t, n, a in rows]
+        )
+    elif rows:
+        render.print_tag_counts(rows, aliases)
+    if not rows:
         raise _nothing("the library has no tags yet")
+
+
+@app.command()
+@handle_errors
+def tag(
+    paper_ids: Annotated[list[str], typer.Argument(metavar="ID...", help="Papers to tag.")],
+    add: Annotated[
+        list[str] | None, typer.Option("--add", "-a", help="Tag to add (repeatable).")
+    ] = None,
+    remove: Annotated[
+        list[str] | None, typer.Option("--remove", "-r", help="Tag to remove (repeatable).")
+    ] = None,
+) -> None:
+    """Add or remove tags by hand. Your edits survive re-ingest and `papers retag`.
+
+    A tag can be any alias in either language (`--add 联邦学习` adds federated-learning) or
+    a tag of your own (`--add reading-list`). A removed automatic tag stays removed.
+
+    Example: `papers tag iclr2026-muonbp iclr2026-ef21-muon --add reading-list --remove llm`
+    """
+    from .tagging import edit_tags, normalise_tag
+    from .taxonomy import load_taxonomy
+
+    if not add and not remove:
+        raise UsageError("say what to do: --add TAG and/or --remove TAG")
+    taxonomy = load_taxonomy()
+    added = [normalise_tag(t, taxonomy) for t in add or []]
+    removed = [normalise_tag(t, taxonomy) for t in remove or []]
+    if set(added) & set(removed):
+        raise UsageError(f"cannot both add and remove {sorted(set(added) & set(removed))[0]!r}")
+    for record, changed in edit_tags(_library(), paper_ids, added, removed):
+        note = "" if changed else " (unchanged)"
+        typer.echo(f"{record.id}: {', '.join(record.tags) or '(no tags)'}{note}")
+
+
+@app.command()
+@handle_errors
+def retag() -> None:
+    """Recompute automatic tags with the current taxonomy; your own edits are kept.
+
+    Run it after editing the taxonomy (a `taxonomy.yaml` in the config folder replaces
+    the bundled one).
+    """
+    from .tagging import retag as run_retag
+    from .taxonomy import load_taxonomy
+
+    report = run_retag(_library(), load_taxonomy())
+    for message in report.skipped:
+        sys.stderr.write(f"papers: warning: skipped invalid record {message}\n")
+    typer.echo(f"retagged {report.papers} papers: {len(report.changed)} changed")
 
 
 @app.command()

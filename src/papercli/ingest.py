@@ -19,6 +19,7 @@ from .library import Library
 from .merge import entry_keys, merge_entry, new_record, record_keys, same_paper
 from .parsers import Document, Entry, parse_file
 from .record import Record, Source
+from .tagging import apply_tags, auto_tags
 from .taxonomy import Taxonomy, load_taxonomy
 
 
@@ -48,14 +49,6 @@ class IngestReport:
             f"{len(self.new)} new, {len(self.merged)} merged, {self.unchanged} unchanged, "
             f"{len(self.warnings)} warning{'s' * (len(self.warnings) != 1)}"
         )
-
-
-def apply_tags(record: Record, taxonomy: Taxonomy) -> None:
-    """Tags = the taxonomy's tags for the text, plus the user's additions, minus removals."""
-    auto = taxonomy.tag_text(record.title, record.short_name, record.abstract, record.summary_zh)
-    added = record.tag_edits.get("added", [])
-    removed = set(record.tag_edits.get("removed", []))
-    record.tags = sorted((set(auto) | set(added)) - removed)
 
 
 class _Batch:
@@ -146,7 +139,7 @@ def ingest(
                     progress(1)
         written = []
         for record in (batch.records[rid] for rid in batch.touched):
-            apply_tags(record, taxonomy)
+            apply_tags(record, auto_tags(record, taxonomy))
             if batch.before.get(record.id) != record.to_dict() and library.save(record):
                 written.append(record)
         report.written = len(written)

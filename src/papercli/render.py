@@ -119,6 +119,15 @@ def print_hits(hits: list[Hit], scores: bool, footer: str | None = None) -> None
         out.print(Text(footer, style="dim"))
 
 
+def _conflict(record: Record, conflict: dict) -> str:
+    """``summary_zh: kept the value from a.txt:5; b.txt:9 says '…'``."""
+    name = str(conflict.get("field"))
+    kept = next((f"{s.name}:{s.line}" for s in record.sources if name in s.fields), "the record")
+    value = str(conflict.get("value"))
+    value = value if len(value) <= 60 else value[:59] + "…"
+    return f"{name}: kept the value from {kept}; {conflict.get('source')} says {value!r}"
+
+
 def print_record(record: Record) -> None:
     out = console()
     rows = [
@@ -131,10 +140,7 @@ def print_record(record: Record) -> None:
         ("urls", " ".join(record.urls)),
     ]
     sources = [f"{s.name}:{s.line} ({s.format}: {', '.join(s.fields)})" for s in record.sources]
-    conflicts = [
-        f"{c.get('field')}: {c.get('source')} says {str(c.get('value'))[:80]!r}"
-        for c in record.conflicts
-    ]
+    conflicts = [_conflict(record, c) for c in record.conflicts]
     if not out.is_terminal:
         lines = [f"title: {_label(record)}"]
         lines += [f"{k}: {v}" for k, v in rows if v]
@@ -171,22 +177,28 @@ def print_record(record: Record) -> None:
             out.print(Text(terminal_safe(text)))
 
 
-def print_tag_counts(counts: list[tuple[str, int]]) -> None:
+def print_tag_counts(rows: list[tuple[str, int, list[str]]], aliases: bool = False) -> None:
+    """Tag, count (and aliases): a table with a bar per count, or tab-separated lines."""
     out = console()
     if not out.is_terminal:
-        for tag, n in counts:
-            sys.stdout.write(f"{_plain(tag)}\t{n}\n")
+        for tag, n, names in rows:
+            cols = [tag, str(n)] + ([", ".join(names)] if aliases else [])
+            sys.stdout.write("\t".join(_plain(c) for c in cols) + "\n")
         return
     from rich.table import Table
     from rich.text import Text
 
-    top = max((n for _t, n in counts), default=1)
+    top = max((n for _t, n, _a in rows), default=1) or 1
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
     table.add_column("tag", style="green", no_wrap=True)
     table.add_column("papers", justify="right")
     table.add_column("", no_wrap=True)
-    for tag, n in counts:
-        table.add_row(
-            Text(terminal_safe(tag)), str(n), Text("█" * max(1, round(20 * n / top)), style="blue")
-        )
+    if aliases:
+        table.add_column("aliases", style="dim", ratio=1)
+    for tag, n, names in rows:
+        bar = "█" * round(20 * n / top) if n else ""
+        row = [Text(terminal_safe(tag)), str(n), Text(bar or "·", style="blue")]
+        if aliases:
+            row.append(Text(terminal_safe(", ".join(names))))
+        table.add_row(*row)
     out.print(table)

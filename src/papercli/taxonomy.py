@@ -78,6 +78,11 @@ class Taxonomy:
             for alias in [tag.name, *tag.en, *tag.zh]:
                 self._aliases.setdefault(fold_key(alias), tag.name)
 
+    def aliases(self, name: str) -> list[str]:
+        """The English and Chinese aliases of a tag ([] for a user's own tag)."""
+        tag = self.tags.get(name)
+        return [*tag.en, *tag.zh] if tag else []
+
     def resolve(self, name: str) -> str | None:
         """The tag an alias names, in either language: 联邦学习 → federated-learning."""
         if name in self.tags:

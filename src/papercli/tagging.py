@@ -1,0 +1,121 @@
+"""Tags on records: automatic ones from the taxonomy, and the user's own, which always win.
+
+A record stores its effective ``tags`` and, when the user has edited them, ``tag_edits``:
+
+    tags: [muon, optimizer, my-reading-list]
+    tag_edits:
+      added: [my-reading-list]     # kept whatever the taxonomy says
+      removed: [llm]               # never comes back, even if the taxonomy matches it
+
+so ``tags == (auto ∪ added) − removed``, where *auto* is what the taxonomy finds in the
+paper's text. Re-ingesting a source or running ``papers retag`` after the taxonomy changed
+recomputes *auto* only; the user's edits survive both.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .errors import RecordError, UsageError
+from .library import Library
+from .record import Record
+from .taxonomy import TAG_RE, Taxonomy
+
+
+def auto_tags(record: Record, taxonomy: Taxonomy) -> set[str]:
+    texts = (record.title, record.short_name, record.abstract, record.summary_zh)
+    return set(taxonomy.tag_text(*texts))
+
+
+def apply_tags(record: Record, auto: set[str]) -> bool:
+    """Set ``record.tags`` from *auto* and the user's edits; return whether they changed."""
+    added = set(record.tag_edits.get("added", []))
+    removed = set(record.tag_edits.get("removed", []))
+    tags = sorted((auto | added) - removed)
+    changed = tags != record.tags
+    record.tags = tags
+    return changed
+
+
+def normalise_tag(name: str, taxonomy: Taxonomy) -> str:
+    """A taxonomy tag for any alias (联邦学习 → federated-learning), or the user's own tag
+    in kebab-case (``Reading List`` → ``reading-list``)."""
+    resolved = taxonomy.resolve(name)
+    if resolved:
+        return resolved
+    tag = re.sub(r"[\s_]+", "-", name.strip().lower())
+    if not TAG_RE.match(tag):
+        raise UsageError(
+            f"{name!r} is not a tag: use lower-case letters, digits and dashes (reading-list)"
+        )
+    return tag
+
+
+def edit(record: Record, add: Iterable[str] = (), remove: Iterable[str] = ()) -> bool:
+    """Add and remove tags by hand; return whether the record's tags changed."""
+    added = list(record.tag_edits.get("added", []))
+    removed = list(record.tag_edits.get("removed", []))
+    auto = set(record.tags) - set(added)  # the automatic tags as they stand
+    for tag in add:
+        if tag in removed:
+            removed.remove(tag)
+        if tag not in added:
+            added.append(tag)
+    for tag in remove:
+        if tag in added:
+            added.remove(tag)
+        if tag in auto and tag not in removed:  # an automatic tag: keep it away for good
+            removed.append(tag)
+    record.tag_edits = {k: sorted(v) for k, v in (("added", added), ("removed", removed)) if v}
+    return apply_tags(record, auto)
+
+
+@dataclass
+class RetagReport:
+    papers: int = 0
+    changed: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # invalid records, with the reason
+
+
+def retag(library: Library, taxonomy: Taxonomy, progress=None) -> RetagReport:
+    """Recompute every record's automatic tags with *taxonomy*; the user's edits stay."""
+    from .index import PaperIndex
+
+    report = RetagReport()
+    with library.lock():
+        index = PaperIndex(library).open()
+        written = []
+        for entry in sorted(library.record_files(), key=lambda e: e.name):
+            try:
+                record = library.load_path(library.papers_dir / entry.name)
+            except RecordError as exc:
+                report.skipped.append(str(exc))
+                continue
+            report.papers += 1
+            if apply_tags(record, auto_tags(record, taxonomy)) and library.save(record):
+                written.append(record)
+                report.changed.append(record.id)
+            if progress:
+                progress(1)
+        if written:
+            index.write(written)
+    return report
+
+
+def edit_tags(
+    library: Library, ids: Iterable[str], add: Iterable[str], remove: Iterable[str]
+) -> list[tuple[Record, bool]]:
+    """``papers tag``: apply the same edit to several papers, all or none (unknown ids fail)."""
+    from .index import PaperIndex
+    from .query import get_paper
+
+    with library.lock():
+        index = PaperIndex(library).open()
+        records = [library.load(get_paper(index, rid).id) for rid in ids]
+        results = [(record, edit(record, add, remove)) for record in records]
+        written = [record for record, _changed in results if library.save(record)]
+        if written:
+            index.write(written)
+    return results
