@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 
 import pytest
-from conftest import SEEDS
 from typer.testing import CliRunner
 
+from conftest import SEEDS
 from papercli.cli import app
 from papercli.errors import UsageError
 from papercli.ingest import ingest
