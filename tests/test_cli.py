@@ -153,7 +153,7 @@ def test_export_bad_format(run):
     assert result.exit_code == 2
     assert (
         result.stderr
-        == "papers: unknown format 'docx' (choose markdown|bibtex|biblatex|json|yaml)\n"
+        == "papers: unknown format 'docx' (choose markdown|bibtex|biblatex|csl-json|json|yaml)\n"
     )
 
 
@@ -177,7 +177,7 @@ def test_ingest_reports_and_is_idempotent(tmp_path):
         (None, "papers: {path}: no such file\n"),
         (b"", "papers: {path}: the document is empty\n"),
         (b"\x89PNG\r\n\x1a\n\x00\x00", "papers: {path}: looks like a binary file, not a text document\n"),
-        (b"hello\nworld\n", "papers: {path}: not a recognised paper list (expected digest or abstracts)\n"),
+        (b"hello\nworld\n", "papers: {path}: not a recognised paper list (expected a digest page, an abstract list or a papers JSON/YAML export)\n"),
     ],
 )  # fmt: skip
 def test_unusable_input_is_one_line_exit_2_and_touches_nothing(tmp_path, content, message):
@@ -221,9 +221,9 @@ def test_end_to_end_as_a_user_types_it(tmp_path):
     search = papers("--library", lib, "search", "muon")
     assert search.returncode == 0 and search.stderr == ""
     assert sorted(line.split("\t")[0] for line in search.stdout.splitlines()) == sorted(MUON_LINES)
-    ids = papers("--library", lib, "search", "muon", "--json")
-    chosen = "\n".join(d["id"] for d in json.loads(ids.stdout))
-    bib = papers("--library", lib, "export", "-", "--format", "bibtex", stdin=chosen)
+    ids = papers("--library", lib, "search", "muon", "--ids")
+    assert sorted(ids.stdout.split()) == sorted(MUON_LINES)
+    bib = papers("--library", lib, "export", "-", "--format", "bibtex", stdin=ids.stdout)
     assert bib.returncode == 0 and bib.stdout.count("@inproceedings{") == 4
     missing = papers("--library", lib, "show", "iclr2026-nothing")
     assert (missing.returncode, missing.stdout) == (2, "")
@@ -257,3 +257,15 @@ def test_terminal_output_is_a_table_with_highlighted_snippets(seeded_library):
     assert screen.startswith("# ┃ paper (id)")
     assert "iclr2026-feddag" in screen and "\t" not in screen
     assert "\x1b[1;33m联邦学习\x1b[0m" in result.stdout  # the match, bold yellow
+
+
+def test_list_several_tags_all_or_any(run):
+    def listed(*args):
+        return {line.split("\t")[0] for line in lines(run("list", *args).stdout)}
+
+    muon, fed = listed("--tag", "muon"), listed("--tag", "federated-learning")
+    assert (
+        listed("--tag", "muon", "--tag", "optimizer") == muon
+    )  # every muon paper is an optimizer one
+    assert listed("--tag", "muon", "--tag", "federated-learning") == set()
+    assert listed("--tag", "muon", "--tag", "联邦学习", "--any") == muon | fed

@@ -195,3 +195,109 @@ def test_markdown_math_becomes_dollars():
     text = render("markdown", [hostile()])
     assert r"$\|x\|^2$" in text and "\\(" not in text
     assert "**摘要.** 提出 ∇-Net｜方法，提升 95%。" in text
+
+
+# --- CSL-JSON ----------------------------------------------------------------------------
+
+
+def test_csl_json_items(records):
+    import json
+
+    items = json.loads(render("csl-json", [*records, hostile()]))
+    assert [i["id"] for i in items] == [r.citekey for r in records] + ["hostile2026"]
+    by_id = {i["id"]: i for i in items}
+    muon = by_id["convergencemuon2026"]
+    assert muon["type"] == "paper-conference"
+    assert muon["title"] == '<span class="nocase">Convergence of Muon with Newton-Schulz</span>'
+    assert muon["container-title"] == "International Conference on Learning Representations"
+    assert muon["issued"] == {"date-parts": [[2026]]}
+    assert "author" not in muon and muon["annote"].startswith("首次为实际使用的 Muon 优化器")
+    assert by_id["muonbp2026"]["note"] == DERIVED_NOTE
+    assert (
+        by_id["hostile2026"]["abstract"] == "We get 5% and 7% with K tokens, really & more } { x^2."
+    )
+
+
+@pytest.mark.slow
+def test_csl_json_renders_with_pandoc_citeproc(records, tmp_path):
+    tool_available("pandoc")
+    (tmp_path / "lib.json").write_text(render("csl-json", [*records, hostile()]), encoding="utf-8")
+    (tmp_path / "doc.md").write_text("---\nnocite: '@*'\n...\n", encoding="utf-8")
+    result = subprocess.run(
+        ["pandoc", "--citeproc", "--bibliography", "lib.json", "-t", "plain", "--wrap=none", "doc.md"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    out = result.stdout.replace("\u200b", "")
+    assert "Convergence of Muon with Newton-Schulz" in out  # printed as written
+    assert "Q&A: 100% of #1 a_b x ~y^z Ours ∇-Net Πnet 3×3 [mask] | O(T) @misc{" in out
+    assert out.count("International Conference on Learning Representations") == len(records) + 1
+
+
+# --- records round trip, keys, --output ------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["json", "yaml"])
+def test_export_then_ingest_gives_identical_records(_seeded_template, tmp_path, fmt):
+    from papercli.ingest import ingest
+    from papercli.library import Library
+
+    source = Library(_seeded_template)
+    index = PaperIndex(source).open()
+    dump = tmp_path / f"all.{fmt}"
+    dump.write_text(render(fmt, [h.record for h in list_papers(index, Filters())]), "utf-8")
+    fresh = Library(tmp_path / "fresh")
+    report = ingest(fresh, [dump])
+    assert (len(report.new), report.warnings) == (63, [])
+    for path in source.papers_dir.glob("*.yaml"):
+        assert (fresh.papers_dir / path.name).read_bytes() == path.read_bytes()
+    assert ingest(fresh, [dump]).unchanged == 63  # and again: nothing changes
+
+
+def test_keys_are_the_same_in_any_subset(records):
+    full = parse_bibtex(render("bibtex", records)).entries
+    subset = [r for r in records if "muon" in r.tags]
+    assert list(parse_bibtex(render("bibtex", subset)).entries) == [r.citekey for r in subset]
+    assert set(parse_bibtex(render("bibtex", subset)).entries) <= set(full)
+
+
+def test_user_set_citekey_is_kept(seeded_library):
+    from conftest import SEEDS
+    from papercli.ingest import ingest
+
+    path = seeded_library.record_path("iclr2026-qzo")
+    path.write_text(path.read_text("utf-8").replace("citekey: qzo2026", "citekey: Smith:QZO"))
+    ingest(seeded_library, SEEDS)
+    assert seeded_library.load("iclr2026-qzo").citekey == "Smith:QZO"
+    hit = PaperIndex(seeded_library).open().get("iclr2026-qzo")
+    assert render("bibtex", [hit.record]).startswith("@inproceedings{Smith:QZO,\n")
+
+
+def test_output_is_written_atomically_and_left_alone_on_failure(seeded_library, tmp_path):
+    from typer.testing import CliRunner
+
+    from papercli.cli import app
+
+    folder = tmp_path / "out"
+    folder.mkdir()
+    out = folder / "refs.bib"
+    out.write_text("% my old file\n")
+    lib = ["--library", str(seeded_library.root)]
+    failed = CliRunner().invoke(app, [*lib, "export", "zzzqqq", "-f", "bibtex", "-o", str(out)])
+    assert failed.exit_code == 1 and out.read_text() == "% my old file\n"
+    ok = CliRunner().invoke(app, [*lib, "export", "muon", "-f", "bibtex", "-o", str(out)])
+    assert ok.exit_code == 0 and out.read_text().count("@inproceedings") == 4
+    assert sorted(p.name for p in folder.iterdir()) == ["refs.bib"]  # no temporary left
+    missing = CliRunner().invoke(
+        app, [*lib, "export", "muon", "-o", str(tmp_path / "no" / "such" / "dir" / "x.md")]
+    )
+    assert missing.exit_code == 0  # the folder is created
+
+
+def test_markdown_links_urls_and_survives_newlines():
+    record = hostile()
+    record.title = "Line one\nline | two"
+    text = render("markdown", [record])
+    assert "<https://example.org/a_b#frag>" in text
+    rows = table_cells(text)
+    assert rows[1][1] == "Line one line | two"

@@ -16,7 +16,7 @@ from typing import Annotated
 import typer
 
 from . import __version__
-from .errors import EXIT_NOTHING_FOUND, NothingFound, PapersError, UsageError
+from .errors import EXIT_INTERNAL, EXIT_NOTHING_FOUND, NothingFound, PapersError, UsageError
 
 app = typer.Typer(
     name="papers",
@@ -44,6 +44,9 @@ LibraryOpt = Annotated[
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print a JSON array of records.")]
+IdsOpt = Annotated[
+    bool, typer.Option("--ids", help="Print only the ids, one a line (for papers export -).")
+]
 TagOpt = Annotated[
     list[str] | None,
     typer.Option("--tag", "-t", help="Only papers with this tag (repeat: all must match)."),
@@ -89,6 +92,15 @@ def handle_errors(func):
         except OSError as exc:
             where = f": {exc.filename}" if exc.filename else ""
             raise fail(f"{exc.strerror or exc}{where}", 2) from None
+        except (typer.Exit, typer.Abort, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # a bug: say so in one line, the traceback on request
+            if os.environ.get("PAPERS_DEBUG"):
+                raise
+            raise fail(
+                f"internal error: {type(exc).__name__}: {exc} (PAPERS_DEBUG=1 shows the traceback)",
+                EXIT_INTERNAL,
+            ) from None
 
     return wrapper
 
@@ -156,6 +168,7 @@ def search(
     venue: VenueOpt = None,
     year: YearOpt = None,
     json: JsonOpt = False,
+    ids: IdsOpt = False,
 ) -> None:
     """Search titles, short names, tags, abstracts and Chinese summaries, best first.
 
@@ -186,6 +199,8 @@ def search(
     hits = q.search(index, text, limit, filters, snippet_chars=render.snippet_width())
     if json:
         render.print_json(render.hits_json(hits, scores=True))
+    elif ids:
+        render.print_ids(hits)
     elif hits:
         more = limit is not None and len(hits) == limit
         render.print_hits(hits, scores=True, footer=f"first {limit} shown" if more else None)
@@ -229,6 +244,7 @@ def list_(
         int | None, typer.Option("--limit", "-n", min=1, help="Show at most N.")
     ] = None,
     json: JsonOpt = False,
+    ids: IdsOpt = False,
 ) -> None:
     """List papers, by title, optionally filtered by tag (in either language), venue, year.
 
@@ -241,6 +257,8 @@ def list_(
     hits = q.list_papers(_index(), filters, limit)
     if json:
         render.print_json(render.hits_json(hits, scores=False))
+    elif ids:
+        render.print_ids(hits)
     elif hits:
         render.print_hits(hits, scores=False)
     if not hits:
@@ -352,7 +370,7 @@ def show(
         render.print_record(hit.record)
 
 
-FORMAT_NAMES = "markdown|bibtex|biblatex|json|yaml"
+FORMAT_NAMES = "markdown|bibtex|biblatex|csl-json|json|yaml"
 
 
 @app.command()
@@ -378,7 +396,8 @@ def export(
     Without a query, tag or id, exports the whole library, ordered by id.
 
     Examples: `papers export --tag muon --format bibtex --output muon.bib` ·
-    `papers search muon --json | …` · `echo iclr2026-rrnco | papers export - -f markdown`
+    `papers search muon --ids | papers export --format biblatex -` ·
+    `papers export --format json --output backup.json` (read back with `papers ingest`)
     """
     from . import export as exporters
     from . import query as q
@@ -390,7 +409,10 @@ def export(
     ids = list(paper_id or [])
     if words == ["-"]:
         words = []
-        ids += [line.strip() for line in sys.stdin.read().split() if line.strip()]
+        piped = sys.stdin.read().split()
+        if not piped:
+            raise UsageError("no paper ids on standard input (export - reads them from there)")
+        ids += piped
     filters = _filters(tag)
     hits = q.select(_index(), " ".join(words) or None, filters, ids)
     if not hits:

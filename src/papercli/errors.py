@@ -4,6 +4,7 @@ Exit codes (documented in the README):
     0  success
     1  nothing found (a search, list or export that matched no paper)
     2  bad usage or unusable input (a bad query, an unreadable document, an unknown id)
+   70  an internal error (a bug): one line, the traceback with PAPERS_DEBUG=1
   141  the reader of the output went away (``papers … | head``), as if killed by SIGPIPE
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 EXIT_OK = 0
 EXIT_NOTHING_FOUND = 1
 EXIT_USAGE = 2
+EXIT_INTERNAL = 70  # a bug in papers (EX_SOFTWARE); the traceback with PAPERS_DEBUG=1
 
 
 class PapersError(Exception):

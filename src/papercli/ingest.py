@@ -16,7 +16,7 @@ from pathlib import Path
 from . import ids
 from .index import PaperIndex
 from .library import Library
-from .merge import entry_keys, merge_entry, new_record, record_keys, same_paper
+from .merge import entry_keys, merge_entry, merge_record, new_record, record_keys, same_paper
 from .parsers import Document, Entry, parse_file
 from .record import Record, Source
 from .tagging import apply_tags, auto_tags
@@ -86,6 +86,37 @@ class _Batch:
                 return record
         return None
 
+    def get(self, rid: str) -> Record | None:
+        """The record with this id, from this batch or the library."""
+        if rid in self.records:
+            return self.records[rid]
+        if not self.library.exists(rid):
+            return None
+        record = self.library.load(rid)
+        self.before[rid] = record.to_dict()
+        self.remember(record)
+        return record
+
+    def import_record(self, entry: Entry) -> tuple[Record, str]:
+        """A whole record read back from an export: kept as it is, or merged by id or keys."""
+        incoming = entry.record
+        existing = self.get(incoming.id) or self.find(entry)
+        if existing is None:
+            if incoming.citekey and (
+                incoming.citekey in self.citekeys or self.index.has_citekey(incoming.citekey)
+            ):
+                incoming.citekey = ids.unique_citekey(
+                    incoming.citekey, lambda k: k in self.citekeys or self.index.has_citekey(k)
+                )
+            self.before[incoming.id] = None
+            self.remember(incoming, touched=True)
+            return incoming, "new"
+        if existing.to_dict() == incoming.to_dict():
+            return existing, "unchanged"
+        merge_record(existing, incoming)
+        self.remember(existing, touched=True)
+        return existing, "merged"
+
     def create(self, entry: Entry, source: Source) -> Record:
         base = ids.base_id(
             entry.venue, entry.year, entry.short_name, entry.title, entry.abstract, entry.summary_zh
@@ -124,6 +155,13 @@ def ingest(
             report.warnings += [f"{path}:{w.line}: {w.message}" for w in doc.warnings]
             stored = library.store_source(path.name, data)
             for entry in doc.entries:
+                if entry.record is not None:
+                    record, outcome = batch.import_record(entry)
+                    if outcome == "unchanged":
+                        report.unchanged += 1
+                    else:
+                        getattr(report, outcome).append(record.id)
+                    continue
                 source = Source(stored, path.name, entry.line, doc.format, entry.fields())
                 record = batch.find(entry)
                 if record is None:

@@ -123,3 +123,28 @@ def merge_entry(record: Record, entry: Entry, source: Source) -> None:
     if record.venue is None:
         record.venue, record.year = entry.venue, entry.year
     record.sources.append(source)
+
+
+def merge_record(record: Record, other: Record) -> None:
+    """Fold a whole record (read back from an export) into the library's record of the paper."""
+    for name in MERGED_FIELDS:
+        new, old = getattr(other, name), getattr(record, name)
+        if new and not old:
+            setattr(record, name, new)
+        elif new and fold_key(old) != fold_key(new):
+            conflict = {"field": name, "value": new, "source": f"record {other.id}"}
+            if conflict not in record.conflicts:
+                record.conflicts.append(conflict)
+    for name in ("categories", "urls"):
+        values = getattr(record, name)
+        values.extend(v for v in getattr(other, name) if v not in values)
+    if record.venue is None:
+        record.venue, record.year = other.venue, other.year
+    seen = {(s.document, s.line) for s in record.sources}
+    record.sources.extend(s for s in other.sources if (s.document, s.line) not in seen)
+    for kind in ("added", "removed"):
+        mine = record.tag_edits.get(kind, [])
+        merged = sorted(set(mine) | set(other.tag_edits.get(kind, [])))
+        if merged:
+            record.tag_edits[kind] = merged
+    record.conflicts.extend(c for c in other.conflicts if c not in record.conflicts)

@@ -73,6 +73,10 @@ def _marked_text(marked: str, style: str = "", match_style: str = "bold yellow")
     return text
 
 
+def print_ids(hits: list[Hit]) -> None:
+    sys.stdout.write("".join(f"{hit.id}\n" for hit in hits))
+
+
 def print_hits(hits: list[Hit], scores: bool, footer: str | None = None) -> None:
     from .snippets import plain
 

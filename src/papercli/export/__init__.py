@@ -3,8 +3,9 @@
     markdown   GitHub-flavoured Markdown: an index table and a section per paper
     bibtex     BibTeX in ASCII with LaTeX escapes, for classic bibtex
     biblatex   BibTeX in UTF-8, for biber/biblatex
-    json       full records, as JSON
-    yaml       full records, as YAML
+    csl-json   CSL-JSON for pandoc's citeproc and Zotero
+    json       full records, as JSON (``papers ingest`` reads it back)
+    yaml       full records, as YAML (``papers ingest`` reads it back)
 
 Modules are imported only when their format is asked for.
 """
@@ -20,6 +21,7 @@ FORMATS: dict[str, tuple[str, dict]] = {
     "markdown": ("markdown", {}),
     "bibtex": ("bibtex", {"ascii_only": True}),
     "biblatex": ("bibtex", {"ascii_only": False}),
+    "csl-json": ("csljson", {}),
     "json": ("records", {"fmt": "json"}),
     "yaml": ("records", {"fmt": "yaml"}),
 }

@@ -68,9 +68,12 @@ def entry(record: Record, ascii_only: bool) -> str:
         ("keywords", ", ".join(record.tags) or None),
         ("url", next((u for u in record.urls if _URL_SAFE_RE.match(u)), None)),
     ]
+    # key: what classic styles sort an author-less entry by; shorthand: biblatex's label
     if record.short_name:
         name = _field("short name", record.short_name, ascii_only, notes)
         fields += [("key", name), ("shorthand", name)]
+    else:
+        fields.append(("key", _field("key", " ".join(title.split()[:5]), ascii_only, [])))
     if record.summary_zh and not ascii_only:
         fields.append(("annotation", _field("summary", record.summary_zh, False, notes)))
     if notes:

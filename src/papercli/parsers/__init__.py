@@ -1,6 +1,6 @@
 """Document formats: decode the bytes, recognise the format from content, parse it.
 
-Each format is one module with ``NAME``, ``sniff(lines) -> bool`` and
+Each format is one module with ``NAME``, ``DESCRIPTION``, ``sniff(lines) -> bool`` and
 ``parse(lines) -> Document``. Adding a format means adding a module to ``FORMATS``.
 The file name never decides the format.
 """
@@ -10,13 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import DocumentError
-from . import abstracts, digest
+from . import abstracts, digest, records
 from .base import Document, Entry, ParseWarning
 from .decode import decode
 
 __all__ = ["FORMATS", "MAX_BYTES", "Document", "Entry", "ParseWarning", "parse_bytes", "parse_file"]
 
-FORMATS = (digest, abstracts)
+FORMATS = (records, digest, abstracts)
 MAX_BYTES = 64 * 1024 * 1024  # a paper list this large is not a paper list
 
 
@@ -28,7 +28,8 @@ def parse_bytes(data: bytes, path: str) -> Document:
         raise DocumentError(path, "the document is empty")
     matches = [fmt for fmt in FORMATS if fmt.sniff(lines)]
     if not matches:
-        names = " or ".join(f.NAME for f in FORMATS)
+        kinds = [f.DESCRIPTION for f in (digest, abstracts, records)]
+        names = ", ".join(kinds[:-1]) + " or " + kinds[-1]
         raise DocumentError(path, f"not a recognised paper list (expected {names})")
     doc = matches[0].parse(lines)
     if not doc.entries:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..record import Record
 
 # "- Title" starts an entry in list-shaped documents.
 ENTRY_RE = re.compile(r"^[ \t]*[-•*][ \t]+(\S.*)$")
@@ -24,6 +28,7 @@ class Entry:
     categories: list[str] = field(default_factory=list)
     venue: str | None = None
     year: int | None = None
+    record: Record | None = None  # a whole record, from a records export read back in
 
     def fields(self) -> list[str]:
         """Names of the record fields this entry supplies (for provenance)."""

@@ -1,0 +1,50 @@
+"""CSL-JSON, the citation format of pandoc's citeproc, Zotero and Mendeley.
+
+Text is plain Unicode (LaTeX leftovers read as text, math as Unicode where it can be).
+CSL processors read a few HTML-like tags inside strings (``<i>``, ``<b>``, ``<sup>``,
+``<span class="nocase">``); a ``<`` in our data that could open one gets a zero-width space
+after it, so it prints as typed. Titles are wrapped in ``<span class="nocase">`` so that
+styles print them as written instead of re-casing them. No author is invented.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from ..record import Record
+from ..text import latex_to_text
+from ..venues import full_name
+from .bibtex import DERIVED_NOTE, derived_title
+
+_TAG_OPEN_RE = re.compile(r"<(?=[A-Za-z/])")
+
+
+def _text(value: str | None) -> str | None:
+    if not value:
+        return None
+    return _TAG_OPEN_RE.sub("<\u200b", latex_to_text(value))
+
+
+def item(record: Record) -> dict:
+    title = record.title or derived_title(record)
+    data = {
+        "id": record.citekey or record.id,
+        "citation-key": record.citekey or record.id,
+        "type": "paper-conference" if record.venue else "article",
+        "title": f'<span class="nocase">{_text(title)}</span>',
+        "title-short": _text(record.short_name),
+        "container-title": full_name(record.venue),
+        "event-title": full_name(record.venue),
+        "issued": {"date-parts": [[record.year]]} if record.year else None,
+        "abstract": _text(record.abstract),
+        "keyword": ", ".join(record.tags) or None,
+        "URL": record.urls[0] if record.urls else None,
+        "annote": _text(record.summary_zh),
+        "note": DERIVED_NOTE if not record.title else None,
+    }
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def render(records: list[Record]) -> str:
+    return json.dumps([item(r) for r in records], ensure_ascii=False, indent=2) + "\n"
