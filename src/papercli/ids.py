@@ -15,7 +15,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
-from .text import ascii_words, latex_to_text
+from .latextext import latex_to_text
+from .text import ascii_words
 
 MAX_WORDS = 5
 MAX_LENGTH = 64

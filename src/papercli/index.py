@@ -23,12 +23,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .errors import RecordError
+from .latextext import latex_to_text
 from .library import Library, Stamp, atomic_write
 from .merge import record_keys
 from .record import Record
-from .text import latex_to_text
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def make_schema():

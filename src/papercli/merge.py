@@ -20,9 +20,10 @@ from __future__ import annotations
 import hashlib
 import re
 
+from .latextext import latex_to_text
 from .parsers.base import Entry
 from .record import Record, Source
-from .text import fold_key, latex_to_text
+from .text import fold_key
 
 MERGED_FIELDS = ("title", "short_name", "abstract", "summary_zh")
 

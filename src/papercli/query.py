@@ -130,7 +130,7 @@ def similar(index: PaperIndex, rid: str, limit: int = 10) -> tuple[Hit, list[Hit
     """The papers closest to one paper: its key terms, in English and Chinese, as a query."""
     from whoosh import query
 
-    from .text import latex_to_text
+    from .latextext import latex_to_text
 
     paper = get_paper(index, rid)
     data = paper.data

@@ -12,7 +12,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .errors import RecordError
-from .text import first_sentence, latex_to_text
+from .latextext import latex_to_text
+from .text import first_sentence
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
 CITEKEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_:.-]{0,63}$")
@@ -151,7 +152,8 @@ class Record:
 
 def derived_label(short_name: str | None, abstract: str | None, summary: str | None) -> str:
     """A display label for an untitled paper, built only from text the paper has."""
-    opening = first_sentence(latex_to_text(abstract or summary or ""), 90)
+    # the first sentence is all we need: convert only the opening of a long abstract
+    opening = first_sentence(latex_to_text((abstract or summary or "")[:800]), 90)
     if short_name and opening:
         return f"{short_name} — {opening}"
     return short_name or opening or "(no title, no abstract)"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .text import latex_to_text
+from .latextext import latex_to_text
 
 MARK_START, MARK_END = "\ue010", "\ue011"
 _JOINED_RE = re.compile(f"{MARK_END}([-‐]?){MARK_START}")

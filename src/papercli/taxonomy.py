@@ -46,26 +46,38 @@ class Tag:
     exclude: list[str] = field(default_factory=list)
 
     @cached_property
-    def pattern(self) -> re.Pattern | None:
-        parts = []
+    def aliases(self) -> list[tuple[str, re.Pattern]]:
+        """(needle, pattern) per alias: the needle is a lower-cased substring that any match
+        contains (the alias's longest word), checked before the regular expression runs."""
+        out = []
         for alias in self.en:
-            words = [_word_pattern(w) for w in re.split(r"[\s-]+", alias.strip()) if w]
-            body = r"[\s-]+".join(words)
-            parts.append(rf"(?<![A-Za-z0-9]){body}(?i:s|es)?(?![A-Za-z0-9])")
-        parts.extend(re.escape(alias) for alias in self.zh)
-        return re.compile("|".join(parts)) if parts else None
+            words = [w for w in re.split(r"[\s-]+", alias.strip()) if w]
+            body = r"[\s-]+".join(_word_pattern(w) for w in words)
+            pattern = re.compile(rf"(?<![A-Za-z0-9]){body}(?i:s|es)?(?![A-Za-z0-9])")
+            out.append((max(words, key=len).lower(), pattern))
+        out += [(alias.lower(), re.compile(re.escape(alias))) for alias in self.zh]
+        return out
 
-    def matches(self, text: str) -> bool:
-        if self.pattern is None:
-            return False
-        excluded = [
+    def _excluded(self, text: str) -> list[tuple[int, int]]:
+        return [
             (m.start(), m.end())
             for phrase in self.exclude
             for m in re.finditer(re.escape(phrase), text, re.IGNORECASE)
         ]
-        for m in self.pattern.finditer(text):
-            if not any(start <= m.start() and m.end() <= end for start, end in excluded):
-                return True
+
+    def matches(self, text: str, lowered: str | None = None) -> bool:
+        lowered = text.lower() if lowered is None else lowered
+        excluded = None  # computed only once an alias matches: most tags never do
+        for needle, pattern in self.aliases:
+            if needle not in lowered:
+                continue
+            for m in pattern.finditer(text):
+                if not self.exclude:
+                    return True
+                if excluded is None:
+                    excluded = self._excluded(text)
+                if not any(start <= m.start() and m.end() <= end for start, end in excluded):
+                    return True
         return False
 
 
@@ -92,7 +104,8 @@ class Taxonomy:
     def tag_text(self, *texts: str | None) -> list[str]:
         """Every tag whose aliases occur in the given texts, in taxonomy order."""
         joined = "\n".join(t for t in texts if t)
-        return [name for name, tag in self.tags.items() if tag.matches(joined)]
+        lowered = joined.lower()
+        return [name for name, tag in self.tags.items() if tag.matches(joined, lowered)]
 
 
 def parse_taxonomy(data, source: str) -> Taxonomy:

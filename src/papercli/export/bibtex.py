@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import re
 
+from ..latextext import latex_to_text
 from ..record import Record
-from ..text import first_sentence, latex_to_text
+from ..text import first_sentence
 from ..venues import full_name
 from .latex import Unencodable, to_latex
 

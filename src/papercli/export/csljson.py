@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 import re
 
+from ..latextext import latex_to_text
 from ..record import Record
-from ..text import latex_to_text
 from ..venues import full_name
 from .bibtex import DERIVED_NOTE, derived_title
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from ..text import CJK_CLASS, latex_to_text, segments_of_math
+from ..latextext import latex_to_text, segments_of_math
+from ..text import CJK_CLASS
 
 _SPECIALS = {
     "\\": r"\textbackslash{}",

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 
+from ..latextext import latex_to_text, segments_of_math
 from ..record import Record
-from ..text import collapse_ws, latex_to_text, segments_of_math
+from ..text import collapse_ws
 
 _MD_SPECIAL_RE = re.compile(r"([\\`*_\[\]<>|$~#!])")
 

@@ -1,0 +1,148 @@
+"""LaTeX and Markdown leftovers in abstracts and summaries, read as plain Unicode text.
+
+    ``iJKOnet``          → “iJKOnet”            \\emph{principle} → principle
+    5\\%-10\\%             → 5%-10%               $\\times$, \\(\\tilde{O}(T)\\) → ×, Õ(T)
+    *end-to-end*         → end-to-end           schemes---KL-Shampoo → schemes—KL-Shampoo
+    \\Ours-7B             → Ours-7B (a macro nobody defined keeps its name)
+
+Only the LaTeX pieces of a text (math, a macro with its arguments, an escaped character)
+go through pylatexenc, one small piece at a time and cached; the prose around them is
+handled by a few regular expressions. pylatexenc on a whole abstract costs ~25 ms; this
+costs a fraction of a millisecond. Outside math, ``% & # ~ ^`` are text, as in plain
+documents ("95%", "1.4~5.4×", "R&D"): a raw % never comments out the rest of an abstract.
+Braces with no partner are text too; balanced ones are LaTeX grouping.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# $$…$$, $…$, \(…\), \[…\] — a dollar escaped as \$ is not math.
+MATH_RE = re.compile(
+    r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<!\\)\$(.+?)(?<!\\)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.S
+)
+_ARG = r"\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}"  # a braced argument, nested 3 deep
+_MACRO = rf"\\[A-Za-z]+\*?(?:\[[^\]{{}}]*\])?(?:{_ARG})*"
+_PIECE_RE = re.compile(
+    rf"(?P<math>{MATH_RE.pattern})"
+    rf"|(?P<macro>{_MACRO})"
+    r"|(?P<escape>\\[%&#$_{}\\ ])"
+    r"|(?P<quote>``(?P<quoted>.+?)(?:''|``|\"))"
+    r"|(?P<dash>-{2,3})",
+    re.S,
+)
+_MD_EMPH_RE = re.compile(r"(?<![\w*])(\*{1,2}|_{1,2})(?=\S)(.+?)(?<=\S)\1(?![\w*])")
+_HINT_RE = re.compile(r"[\\$`*_{]|--")
+_WS_RE = re.compile(r"\s+")
+
+
+@lru_cache(maxsize=1)
+def _converter():
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    return LatexNodes2Text(strict_latex_spaces=True)
+
+
+@lru_cache(maxsize=1)
+def _known_macros() -> frozenset[str]:
+    from pylatexenc.latex2text import get_default_latex_context_db
+
+    db = get_default_latex_context_db()
+    return frozenset(m.macroname for cat in db.categories() for m in db.iter_macro_specs([cat]))
+
+
+@lru_cache(maxsize=4096)
+def _latex_piece(piece: str) -> str:
+    """One math span or one macro call, through pylatexenc (raw ^ and ~ kept as text)."""
+    try:
+        return _converter().latex_to_text(piece)
+    except Exception:  # pylatexenc is lenient; never let a display helper fail
+        return piece
+
+
+def _macro(piece: str) -> str:
+    name = re.match(r"\\([A-Za-z]+)", piece).group(1)
+    if name in _known_macros():
+        args = piece[len(name) + 1 :]
+        # convert the arguments' own prose first, so "\emph{5% of it}" keeps its %
+        inner = re.sub(_ARG, lambda m: "{" + _prose(m.group()[1:-1]) + "}", args)
+        return _latex_piece("\\" + name + _escape_for_latex(inner))
+    rest = piece[len(name) + 1 :]
+    return name + _prose(re.sub(r"^\*|[{}]", "", rest)) if rest else name
+
+
+def _escape_for_latex(text: str) -> str:
+    # inside a known macro's argument, keep literal specials literal through pylatexenc
+    return re.sub(r"(?<!\\)([%&#])", r"\\\1", text)
+
+
+def _balance(text: str) -> str:
+    """Drop balanced grouping braces; keep braces that have no partner (they are text)."""
+    if "{" not in text and "}" not in text:
+        return text
+    stack: list[int] = []
+    drop: set[int] = set()
+    for i, ch in enumerate(text):
+        if ch == "{":
+            stack.append(i)
+        elif ch == "}" and stack:
+            drop.update((stack.pop(), i))
+    return "".join(ch for i, ch in enumerate(text) if i not in drop)
+
+
+def _prose(text: str) -> str:
+    out = []
+    pos = 0
+    for m in _PIECE_RE.finditer(text):
+        out.append(_balance(_MD_EMPH_RE.sub(r"\2", text[pos : m.start()])))
+        piece = m.group()
+        if m.group("math") is not None:
+            out.append(_latex_piece(piece))
+        elif m.group("macro") is not None:
+            out.append(_macro(piece))
+        elif m.group("escape") is not None:
+            out.append(piece[1] if piece[1] != "\\" else "\\")
+        elif m.group("quote") is not None:
+            out.append(f"\u201c{_prose(m.group('quoted'))}\u201d")
+        else:
+            out.append("\u2014" if len(piece) == 3 else "\u2013")
+        pos = m.end()
+    out.append(_balance(_MD_EMPH_RE.sub(r"\2", text[pos:])))
+    return "".join(out)
+
+
+def latex_to_text(text: str) -> str:
+    """Plain Unicode reading of prose that carries LaTeX and Markdown leftovers."""
+    if not _HINT_RE.search(text):
+        return text
+    return _WS_RE.sub(" ", _prose(text)).strip()
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in "{}" and i and text[i - 1] == "\\":
+            continue
+        depth += ch == "{"
+        depth -= ch == "}"
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def segments_of_math(text: str) -> list[tuple[bool, str]]:
+    """Split *text* into (is_math, content) pieces; math with unbalanced braces stays prose."""
+    out: list[tuple[bool, str]] = []
+    pos = 0
+    for m in MATH_RE.finditer(text):
+        body = next(g for g in m.groups() if g is not None)
+        if not _balanced(body) or not body.strip():
+            continue
+        if m.start() > pos:
+            out.append((False, text[pos : m.start()]))
+        out.append((True, body.strip()))
+        pos = m.end()
+    if pos < len(text):
+        out.append((False, text[pos:]))
+    return out
