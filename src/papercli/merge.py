@@ -19,11 +19,14 @@ from __future__ import annotations
 
 import hashlib
 import re
+from typing import TYPE_CHECKING
 
 from .latextext import latex_to_text
-from .parsers.base import Entry
 from .record import Record, Source
 from .text import fold_key
+
+if TYPE_CHECKING:  # importing parsers compiles their patterns: not on a search's path
+    from .parsers.base import Entry
 
 MERGED_FIELDS = ("title", "short_name", "abstract", "summary_zh")
 

@@ -13,6 +13,7 @@ An untitled paper's title column holds its derived label, marked ``(untitled)``.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterable
 
@@ -21,6 +22,17 @@ from .record import Record
 from .text import terminal_safe
 
 UNTITLED = "(untitled)"
+
+
+def on_terminal() -> bool:
+    """Whether stdout is a terminal (or FORCE_COLOR says to act as one), decided without
+    importing Rich: piped output never pays for it."""
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def console(stderr: bool = False):
@@ -56,10 +68,9 @@ def hits_json(hits: Iterable[Hit], scores: bool) -> list[dict]:
 
 def snippet_width() -> int:
     """Characters of snippet that fit in about two lines of the paper column."""
-    out = console()
-    if not out.is_terminal:
+    if not on_terminal():
         return 200
-    return max(60, min(320, 2 * (out.width - 62)))
+    return max(60, min(320, 2 * (console().width - 62)))
 
 
 def _marked_text(marked: str, style: str = "", match_style: str = "bold yellow"):
@@ -80,8 +91,7 @@ def print_ids(hits: list[Hit]) -> None:
 def print_hits(hits: list[Hit], scores: bool, footer: str | None = None) -> None:
     from .snippets import plain
 
-    out = console()
-    if not out.is_terminal:
+    if not on_terminal():
         for hit in hits:
             r = hit.record
             cols = [r.id] + ([f"{hit.score or 0:.3f}"] if scores else [])
@@ -93,6 +103,7 @@ def print_hits(hits: list[Hit], scores: bool, footer: str | None = None) -> None
     from rich.table import Table
     from rich.text import Text
 
+    out = console()
     table = Table(show_edge=False, pad_edge=False, expand=True, header_style="bold")
     table.add_column("#", justify="right", style="dim", no_wrap=True)
     table.add_column("paper (id)", ratio=3, min_width=24, overflow="fold")
@@ -133,7 +144,6 @@ def _conflict(record: Record, conflict: dict) -> str:
 
 
 def print_record(record: Record) -> None:
-    out = console()
     rows = [
         ("id", record.id),
         ("citekey", record.citekey or ""),
@@ -145,7 +155,7 @@ def print_record(record: Record) -> None:
     ]
     sources = [f"{s.name}:{s.line} ({s.format}: {', '.join(s.fields)})" for s in record.sources]
     conflicts = [_conflict(record, c) for c in record.conflicts]
-    if not out.is_terminal:
+    if not on_terminal():
         lines = [f"title: {_label(record)}"]
         lines += [f"{k}: {v}" for k, v in rows if v]
         lines += [f"source: {s}" for s in sources]
@@ -159,6 +169,7 @@ def print_record(record: Record) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    out = console()
     title = Text(terminal_safe(record.label), style="bold" if record.title else "bold italic")
     if not record.title:
         title.append(f" {UNTITLED}: label derived from the abstract", style="dim")
@@ -183,8 +194,7 @@ def print_record(record: Record) -> None:
 
 def print_tag_counts(rows: list[tuple[str, int, list[str]]], aliases: bool = False) -> None:
     """Tag, count (and aliases): a table with a bar per count, or tab-separated lines."""
-    out = console()
-    if not out.is_terminal:
+    if not on_terminal():
         for tag, n, names in rows:
             cols = [tag, str(n)] + ([", ".join(names)] if aliases else [])
             sys.stdout.write("\t".join(_plain(c) for c in cols) + "\n")
@@ -192,6 +202,7 @@ def print_tag_counts(rows: list[tuple[str, int, list[str]]], aliases: bool = Fal
     from rich.table import Table
     from rich.text import Text
 
+    out = console()
     top = max((n for _t, n, _a in rows), default=1) or 1
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
     table.add_column("tag", style="green", no_wrap=True)
