@@ -108,7 +108,11 @@ def handle_errors(func):
 def _library():
     from .library import Library, resolve_location
 
-    return Library(resolve_location(STATE.library_option))
+    library = Library(resolve_location(STATE.library_option))
+    recovered = library.recover()  # one stat unless a killed process left work behind
+    if recovered:
+        sys.stderr.write(f"papers: {recovered}\n")
+    return library
 
 
 def _index():

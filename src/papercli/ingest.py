@@ -176,10 +176,11 @@ def ingest(
                 if progress:
                     progress(1)
         written = []
-        for record in (batch.records[rid] for rid in batch.touched):
-            apply_tags(record, auto_tags(record, taxonomy))
-            if batch.before.get(record.id) != record.to_dict() and library.save(record):
-                written.append(record)
+        with library.transaction() as txn:  # all records of this ingest, or none
+            for record in (batch.records[rid] for rid in batch.touched):
+                apply_tags(record, auto_tags(record, taxonomy))
+                if batch.before.get(record.id) != record.to_dict() and txn.save(record):
+                    written.append(record)
         report.written = len(written)
         if written:
             index.write(written)

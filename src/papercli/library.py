@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import os
 import re
+import shutil
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -97,6 +98,102 @@ def atomic_write(path: Path, data: bytes) -> None:
         raise
 
 
+# --- transactions ------------------------------------------------------------------------
+
+TXN_DIR = ".txn"
+SYNC_EACH_FILE_UP_TO = 64  # larger batches flush with one os.sync() instead of an fsync each
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class Transaction:
+    """All-or-nothing writes of record files, in the manner of a database journal.
+
+    1. every new record file is written into ``.txn/new/`` and flushed to disk;
+    2. ``.txn/COMMIT`` (the list of files) is written and flushed: the commit point;
+    3. each file is renamed into ``papers/``; then ``.txn`` is removed.
+
+    A process killed before step 2 leaves a ``.txn`` without ``COMMIT``: the next command
+    deletes it (nothing happened). Killed after step 2: the next command finishes the
+    renames (everything happened). Readers never see a half-written record file.
+    """
+
+    def __init__(self, library: Library) -> None:
+        self.library = library
+        self.dir = library.root / TXN_DIR
+        self.writes: dict[str, bytes] = {}
+
+    def __enter__(self) -> Transaction:
+        return self
+
+    def __exit__(self, kind, value, tb) -> None:
+        if kind is None:
+            self.commit()
+
+    def save(self, record: Record) -> bool:
+        """Queue *record* for writing if its text changed; return whether it did."""
+        path = self.library.record_path(record.id)
+        data = dump_yaml(record.to_dict()).encode("utf-8")
+        try:
+            if path.read_bytes() == data:
+                self.writes.pop(path.name, None)
+                return False
+        except FileNotFoundError:
+            pass
+        self.writes[path.name] = data
+        return True
+
+    def commit(self) -> None:
+        if not self.writes:
+            return
+        staged = self.dir / "new"
+        if self.dir.exists():
+            self.recover()
+        staged.mkdir(parents=True)
+        each = len(self.writes) <= SYNC_EACH_FILE_UP_TO
+        for name, data in self.writes.items():
+            with open(staged / name, "wb") as handle:
+                handle.write(data)
+                if each:
+                    handle.flush()
+                    os.fsync(handle.fileno())
+        if not each:
+            os.sync()
+        _fsync_dir(staged)
+        atomic_write(self.dir / "COMMIT", "\n".join(self.writes).encode("utf-8"))
+        self._apply(list(self.writes))
+        self.writes = {}
+
+    def _apply(self, names: list[str]) -> None:
+        papers = self.library.papers_dir
+        papers.mkdir(parents=True, exist_ok=True)
+        for name in names:
+            source = self.dir / "new" / name
+            if source.exists():
+                os.replace(source, papers / name)
+        _fsync_dir(papers)
+        shutil.rmtree(self.dir)
+
+    def recover(self) -> str:
+        marker = self.dir / "COMMIT"
+        if marker.exists():
+            names = [
+                n
+                for n in marker.read_text("utf-8").split("\n")
+                if n.endswith(".yaml") and ID_RE.match(n[: -len(".yaml")])
+            ]
+            self._apply(names)
+            return f"finished an interrupted write of {len(names)} records"
+        shutil.rmtree(self.dir)
+        return "discarded an interrupted write that had not committed"
+
+
 # --- the library -------------------------------------------------------------------------
 
 
@@ -154,16 +251,29 @@ class Library:
         return record
 
     def save(self, record: Record) -> bool:
-        """Write *record* if its text changed; return whether the file was written."""
-        path = self.record_path(record.id)
-        data = dump_yaml(record.to_dict()).encode("utf-8")
-        try:
-            if path.read_bytes() == data:
-                return False
-        except FileNotFoundError:
-            pass
-        atomic_write(path, data)
-        return True
+        """Write one record if its text changed (atomically); return whether it was written.
+
+        Commands that write several records use ``transaction()`` instead.
+        """
+        with self.transaction() as txn:
+            return txn.save(record)
+
+    def transaction(self) -> Transaction:
+        """Several record writes that land all together or not at all (see ``Transaction``)."""
+        return Transaction(self)
+
+    def recover(self) -> str | None:
+        """Finish or undo a transaction a killed process left behind; say which, if any.
+
+        Costs one ``stat`` when there is nothing to do. Runs only when no other process
+        holds the write lock (a live writer's transaction is not an orphan).
+        """
+        if not (self.root / TXN_DIR).exists():
+            return None
+        with self.try_lock() as locked:
+            if not locked:
+                return None
+            return Transaction(self).recover()
 
     def record_files(self) -> Iterator[os.DirEntry]:
         """Every ``*.yaml`` entry of ``papers/`` (unsorted: one scandir, no reads)."""

@@ -87,18 +87,19 @@ def retag(library: Library, taxonomy: Taxonomy, progress=None) -> RetagReport:
     with library.lock():
         index = PaperIndex(library).open()
         written = []
-        for entry in sorted(library.record_files(), key=lambda e: e.name):
-            try:
-                record = library.load_path(library.papers_dir / entry.name)
-            except RecordError as exc:
-                report.skipped.append(str(exc))
-                continue
-            report.papers += 1
-            if apply_tags(record, auto_tags(record, taxonomy)) and library.save(record):
-                written.append(record)
-                report.changed.append(record.id)
-            if progress:
-                progress(1)
+        with library.transaction() as txn:
+            for entry in sorted(library.record_files(), key=lambda e: e.name):
+                try:
+                    record = library.load_path(library.papers_dir / entry.name)
+                except RecordError as exc:
+                    report.skipped.append(str(exc))
+                    continue
+                report.papers += 1
+                if apply_tags(record, auto_tags(record, taxonomy)) and txn.save(record):
+                    written.append(record)
+                    report.changed.append(record.id)
+                if progress:
+                    progress(1)
         if written:
             index.write(written)
     return report
@@ -115,7 +116,8 @@ def edit_tags(
         index = PaperIndex(library).open()
         records = [library.load(get_paper(index, rid).id) for rid in ids]
         results = [(record, edit(record, add, remove)) for record in records]
-        written = [record for record, _changed in results if library.save(record)]
+        with library.transaction() as txn:
+            written = [record for record, _changed in results if txn.save(record)]
         if written:
             index.write(written)
     return results
