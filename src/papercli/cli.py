@@ -109,6 +109,9 @@ def _library():
     from .library import Library, resolve_location
 
     library = Library(resolve_location(STATE.library_option))
+    library.on_wait = lambda: sys.stderr.write(
+        f"papers: waiting for another papers command to finish writing to {library.root} …\n"
+    )
     recovered = library.recover()  # one stat unless a killed process left work behind
     if recovered:
         sys.stderr.write(f"papers: {recovered}\n")
@@ -452,3 +455,52 @@ def index(
         f"index: {index.doc_count()} papers ({report.added} added, {report.updated} updated, "
         f"{report.removed} removed, {len(report.invalid)} invalid)"
     )
+
+
+@app.command()
+@handle_errors
+def edit(
+    paper_id: Annotated[str, typer.Argument(metavar="ID", help="A paper id (or a unique prefix).")],
+) -> None:
+    """Edit one record in $VISUAL / $EDITOR; it is saved only if it still validates.
+
+    Example: `EDITOR=nano papers edit iclr2026-rrnco`
+    """
+    from . import query as q
+    from .editing import edit_record
+
+    library = _library()
+    rid = q.get_paper(_index(), paper_id).id
+
+    def again(problem: str) -> bool:
+        sys.stderr.write(f"papers: {problem}\n")
+        return sys.stdin.isatty() and typer.confirm("Edit again?", default=True)
+
+    outcome = edit_record(library, rid, again=again)
+    typer.echo(f"{rid}: {outcome}")
+
+
+@app.command()
+@handle_errors
+def doctor(
+    fix: Annotated[bool, typer.Option("--fix", help="Repair what can be repaired safely.")] = False,
+) -> None:
+    """Check the library: interrupted writes, invalid records, duplicate ids or keys,
+    missing source copies, a stale index. Exit 0 when healthy, 1 when problems remain.
+
+    `--fix` finishes or discards interrupted writes, removes stray temporary files and
+    rebuilds the index; it never changes a record.
+    """
+    from . import doctor as checkup
+
+    library = _library()
+    problems = checkup.check(library)
+    if fix and any(p.fixable for p in problems):
+        for action in checkup.fix(library, problems):
+            typer.echo(f"fixed: {action}")
+        problems = checkup.check(library)
+    for problem in problems:
+        typer.echo(str(problem))
+    if problems:
+        raise typer.Exit(EXIT_NOTHING_FOUND)
+    typer.echo(f"{library.root}: no problems found")

@@ -27,6 +27,7 @@ from .latextext import latex_to_text
 from .library import Library, Stamp, atomic_write
 from .merge import record_keys
 from .record import Record
+from .text import strip_controls
 
 SCHEMA_VERSION = 3
 
@@ -65,15 +66,23 @@ def make_schema():
 
 
 def document(record: Record, stamp: Stamp) -> dict:
-    """The index document for *record*: analysed text plus the stored record itself."""
+    """The index document for *record*: analysed text plus the stored record itself.
+
+    Terminal escapes and control characters in the text are kept in the record but not
+    indexed, so ``\x1b[31mRED`` is found by ``RED``.
+    """
+
+    def text(value: str | None) -> str:
+        return strip_controls(latex_to_text(value or ""))
+
     return {
         "id": record.id,
         "citekey": record.citekey or "",
-        "title": record.title or "",
-        "name": record.short_name or "",
+        "title": text(record.title),
+        "name": text(record.short_name),
         "tag": ",".join(record.tags),
-        "abstract": latex_to_text(record.abstract or ""),
-        "summary": latex_to_text(record.summary_zh or ""),
+        "abstract": text(record.abstract),
+        "summary": text(record.summary_zh),
         "words": " ".join(filter(None, [record.title, record.short_name, record.abstract])),
         "venue": record.venue or "",
         "year": record.year or 0,

@@ -19,7 +19,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -220,6 +220,7 @@ class Library:
         self.sources_dir = self.root / "sources"
         self.index_dir = self.root / ".index"
         self._lock = None
+        self.on_wait: Callable[[], None] | None = None  # told when the lock is busy
 
     def __repr__(self) -> str:
         return f"Library({str(self.root)!r})"
@@ -245,9 +246,13 @@ class Library:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError as exc:
             raise RecordError(f"{where}: not UTF-8 (byte {exc.start})") from None
-        record = Record.from_dict(load_yaml(text, where), where)
+        try:
+            record = Record.from_dict(load_yaml(text, where), where)
+        except RecordError as exc:
+            raise RecordError(_with_line(str(exc), where, text)) from None
         if path.parent == self.papers_dir and path.stem != record.id:
-            raise RecordError(f"{where}: id {record.id!r} does not match the file name")
+            line = _key_line(text, "id")
+            raise RecordError(f"{where} line {line}: id {record.id!r} does not match the file name")
         return record
 
     def save(self, record: Record) -> bool:
@@ -318,12 +323,9 @@ class Library:
 
     # -- locking ----------------------------------------------------------------------------
 
-    def lock(self):
-        """The library's write lock: one reentrant ``filelock.FileLock`` per ``Library``.
-
-        ``with library.lock():`` waits for other writers; ``try_lock()`` does not.
-        The lock is an OS-level ``flock``: a killed process leaves no lock behind.
-        """
+    def _filelock(self):
+        """One reentrant ``filelock.FileLock`` per ``Library``: an OS-level ``flock``, so a
+        killed process leaves no lock behind."""
         if self._lock is None:
             from filelock import FileLock
 
@@ -332,11 +334,28 @@ class Library:
         return self._lock
 
     @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        """The write lock. If another process holds it, call ``on_wait`` once, then wait."""
+        from filelock import Timeout
+
+        lock = self._filelock()
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            if self.on_wait is not None:
+                self.on_wait()
+            lock.acquire()
+        try:
+            yield
+        finally:
+            lock.release()
+
+    @contextlib.contextmanager
     def try_lock(self) -> Iterator[bool]:
         """Take the write lock if it is free; yield whether it was taken."""
         from filelock import Timeout
 
-        lock = self.lock()
+        lock = self._filelock()
         try:
             lock.acquire(timeout=0)
         except Timeout:
@@ -346,6 +365,22 @@ class Library:
             yield True
         finally:
             lock.release()
+
+
+def _key_line(text: str, key: str) -> int:
+    m = re.search(rf"^{re.escape(key)}\s*:", text, re.M)
+    return text.count("\n", 0, m.start()) + 1 if m else 1
+
+
+def _with_line(message: str, where: str, text: str) -> str:
+    """``x.yaml.year must be …`` → ``x.yaml line 5: year must be …`` (the line of the key)."""
+    if "line " in message[len(where) : len(where) + 6] or not message.startswith(where):
+        return message
+    rest = message[len(where) :].lstrip(".:").strip()
+    m = re.match(r"(\w+)", rest) if message[len(where)] == "." else None
+    m = m or re.search(r"(?:unknown field|') ?'?(\w+)'", rest)
+    line = _key_line(text, m.group(1)) if m else 1
+    return f"{where} line {line}: {rest}"
 
 
 def safe_file_name(name: str) -> str:

@@ -119,7 +119,8 @@ def suggest(index: PaperIndex, text: str) -> str | None:
             )
             if known:
                 continue
-            options = searcher.suggest("words", word.lower(), limit=1)
+            distance = 1 if len(word) <= 5 else 2  # "red" is not a typo of "and"
+            options = searcher.suggest("words", word.lower(), limit=1, maxdist=distance)
             if options:
                 words[i] = options[0]
                 changed = True

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from .latextext import latex_to_text
+from .text import strip_controls
 
 MARK_START, MARK_END = "\ue010", "\ue011"
 _JOINED_RE = re.compile(f"{MARK_END}([-‐]?){MARK_START}")
@@ -70,7 +71,7 @@ def mark(text: str, terms: frozenset[str], maxchars: int | None = None) -> str |
 def snippet(data: dict, terms: frozenset[str], maxchars: int = 200) -> str | None:
     """The passage that best shows why the paper matched: abstract, then summary."""
     for key in ("abstract", "summary_zh"):
-        text = latex_to_text(data.get(key) or "")
+        text = strip_controls(latex_to_text(data.get(key) or ""))
         marked = mark(text, terms, maxchars)
         if marked:
             return marked

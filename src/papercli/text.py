@@ -61,6 +61,13 @@ def fold_key(text: str) -> str:
     return _NOT_KEY_RE.sub("", text)
 
 
+def strip_controls(text: str) -> str:
+    """Text with terminal escape sequences and control characters removed (for indexing)."""
+    if "\x1b" not in text and not _CONTROL_RE.search(text):
+        return text
+    return collapse_ws(_CONTROL_RE.sub(" ", _ANSI_RE.sub(" ", text)))
+
+
 def terminal_safe(text: str) -> str:
     """Make untrusted text inert on a terminal: drop ANSI sequences, show other controls visibly."""
     text = _ANSI_RE.sub("", text)

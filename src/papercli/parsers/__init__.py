@@ -18,6 +18,7 @@ __all__ = ["FORMATS", "MAX_BYTES", "Document", "Entry", "ParseWarning", "parse_b
 
 FORMATS = (records, digest, abstracts)
 MAX_BYTES = 64 * 1024 * 1024  # a paper list this large is not a paper list
+MAX_LINE = 256 * 1024  # no entry of any format is this long on one line
 
 
 def parse_bytes(data: bytes, path: str) -> Document:
@@ -26,15 +27,40 @@ def parse_bytes(data: bytes, path: str) -> Document:
     lines = text.split("\n")
     if not any(line.strip() for line in lines):
         raise DocumentError(path, "the document is empty")
+    for number, line in enumerate(lines, start=1):
+        if len(line) > MAX_LINE:
+            size = f"{len(line) / 2**20:.1f} MiB" if len(line) >= 2**20 else f"{len(line)} chars"
+            raise DocumentError(path, f"line {number} is {size} long; no paper entry is that long")
     matches = [fmt for fmt in FORMATS if fmt.sniff(lines)]
     if not matches:
+        header = _header_only(lines)
+        if header:
+            raise DocumentError(path, f"has a header ({header}) but no paper entries")
         kinds = [f.DESCRIPTION for f in (digest, abstracts, records)]
         names = ", ".join(kinds[:-1]) + " or " + kinds[-1]
         raise DocumentError(path, f"not a recognised paper list (expected {names})")
     doc = matches[0].parse(lines)
+    if doc.foreign:
+        line, what = doc.foreign
+        raise DocumentError(path, f"line {line} starts {what}: split it into separate files")
     if not doc.entries:
         raise DocumentError(path, f"{doc.format} document with no complete entries")
     return doc
+
+
+def _header_only(lines: list[str]) -> str | None:
+    """The venue and year of a document that is nothing but header lines, if it is one."""
+    from ..text import strip_decoration
+    from ..venues import find_venue_years
+
+    content = [strip_decoration(line) for line in lines if line.strip()]
+    if len(content) > 6 or any(len(line) > 200 for line in content):
+        return None
+    for line in content:
+        pairs = find_venue_years(line)
+        if pairs:
+            return f"{pairs[0][0]} {pairs[0][1]}"
+    return None
 
 
 def parse_file(path: Path) -> tuple[Document, bytes]:

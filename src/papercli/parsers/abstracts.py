@@ -82,6 +82,13 @@ def parse(lines: list[str]) -> Document:
     else:
         blocks = blocks[1:]
     for index, (number, block) in enumerate(blocks):
+        if len(block) == 1 and _is_header(block[0]):
+            pairs = find_venue_years(strip_decoration(block[0]))
+            if pairs and pairs[0] != (doc.venue, doc.year):
+                doc.foreign = (number, f"another list ({pairs[0][0]} {pairs[0][1]})")
+                return doc
+            doc.warn(number, "the header is repeated here (a next page?); ignored")
+            continue
         title = None
         if len(block) > 1 and _looks_like_title(block[0]):
             title, block = collapse_ws(block[0]), block[1:]

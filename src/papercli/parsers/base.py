@@ -53,6 +53,8 @@ class Document:
     hot_topics: dict[str, int] = field(default_factory=dict)
     entries: list[Entry] = field(default_factory=list)
     warnings: list[ParseWarning] = field(default_factory=list)
+    # (line, what) when another document begins inside this one: refused, not half-parsed
+    foreign: tuple[int, str] | None = None
 
     def warn(self, line: int, message: str) -> None:
         self.warnings.append(ParseWarning(line, message))

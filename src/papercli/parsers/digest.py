@@ -43,6 +43,8 @@ def parse(lines: list[str]) -> Document:
     doc = Document(format=NAME)
     first_entry = next((i for i, line in enumerate(lines) if ENTRY_RE.match(line)), len(lines))
     _parse_header(doc, lines[:first_entry])
+    if doc.foreign:
+        return doc
     _parse_entries(doc, lines, first_entry)
     if doc.declared_count is not None and doc.declared_count != len(doc.entries):
         doc.warn(
@@ -58,6 +60,9 @@ def _parse_header(doc: Document, header: list[str]) -> None:
         line = strip_decoration(raw)
         if not line:
             continue
+        if _is_prose(raw):  # prose before the first entry: an abstract list
+            doc.foreign = (number, "an abstract (prose) where a digest page's header belongs")
+            return
         pairs = find_venue_years(line)
         topics = _TOPIC_RE.findall(line.split("：", 1)[-1].split(":", 1)[-1])
         if len(_NAV_ITEM_RE.findall(line)) >= 2 or len(pairs) >= 2:
@@ -75,6 +80,26 @@ def _parse_header(doc: Document, header: list[str]) -> None:
             doc.warn(number, f"header line not understood, ignored: {line[:60]!r}")
 
 
+_WORD_RE = re.compile(r"[A-Za-z]{2,}")
+
+
+def _is_prose(line: str) -> bool:
+    """An English paragraph (an abstract), not a title, summary or header line."""
+    return len(_WORD_RE.findall(line)) >= 25
+
+
+def _foreign(line: str) -> str | None:
+    """What another document's first line looks like, found between a page's entries."""
+    if _is_prose(line):
+        return "an abstract (prose, not a digest entry)"
+    clean = strip_decoration(line)
+    if line.rstrip().endswith("¶") or (find_venue_years(clean) and _COUNT_RE.search(clean)):
+        return "another page's header"
+    if find_venue_years(clean) and len(clean) <= 120:
+        return "another document's header"
+    return None
+
+
 def _parse_entries(doc: Document, lines: list[str], start: int) -> None:
     i = start
     n = len(lines)
@@ -86,6 +111,10 @@ def _parse_entries(doc: Document, lines: list[str], start: int) -> None:
             continue
         m = ENTRY_RE.match(line)
         if not m:
+            foreign = _foreign(line)
+            if foreign:
+                doc.foreign = (i + 1, foreign)
+                return
             doc.warn(i + 1, f"text outside any entry, ignored: {collapse_ws(line)[:60]!r}")
             i += 1
             continue
@@ -98,6 +127,9 @@ def _parse_entries(doc: Document, lines: list[str], start: int) -> None:
         while i < n and lines[i].strip() and not ENTRY_RE.match(lines[i]):
             if _SEPARATOR_RE.match(lines[i]):
                 break
+            if summary_lines and _foreign(lines[i]):  # a page glued on without a blank line
+                doc.foreign = (i + 1, _foreign(lines[i]))
+                return
             summary_lines.append(lines[i])
             i += 1
         summary = collapse_ws(" ".join(summary_lines)) or None
