@@ -146,6 +146,18 @@ def machine_facts(papers: Path, python: Path, rg: str | None) -> list[tuple[str,
     ]
 
 
+def src_fingerprint() -> str:
+    """Changes when any file under src/ changes (someone editing the tool mid-run)."""
+    import hashlib
+
+    h = hashlib.sha1()
+    for path in sorted((REPO / "src").rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            st = path.stat()
+            h.update(f"{path.relative_to(REPO)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
 # --- measuring -----------------------------------------------------------------------------
 
 
@@ -235,6 +247,7 @@ def bench_size(size: int, args, tools: dict, workdir: Path) -> list[Row]:
     env["XDG_CONFIG_HOME"] = str(workdir / "config")  # no user taxonomy.yaml, no user config
     env["XDG_DATA_HOME"] = str(workdir / "data")
     started = time.perf_counter()
+    fingerprint = src_fingerprint()
 
     log(f"[{size}] generating documents in {docs_dir}")
     t0 = time.perf_counter()
@@ -343,6 +356,9 @@ def bench_size(size: int, args, tools: dict, workdir: Path) -> list[Row]:
     if not rg:
         rows.append(Row(size, "rg", "rg", float("nan"), None, note="rg not installed: skipped"))
     log(f"[{size}] done in {time.perf_counter() - started:.0f} s")
+    if src_fingerprint() != fingerprint:
+        rows[0].note += "; **src/ changed while this size ran: rerun**"
+        log(f"[{size}] warning: src/ changed while this size ran")
     rows[0].note += f"; whole benchmark at this size {time.perf_counter() - started:.0f} s"
     return rows
 
@@ -409,6 +425,7 @@ def main(argv: list[str] | None = None) -> int:
         log("note: ripgrep (rg) is missing: the rg comparison rows are skipped")
     tools = {"python": python, "papers": papers, "rg": rg}
     facts = machine_facts(papers, python, rg)
+    fingerprint = src_fingerprint()
     rows: list[Row] = []
     for size in sizes:
         if args.keep:
@@ -423,6 +440,10 @@ def main(argv: list[str] | None = None) -> int:
         else:
             with tempfile.TemporaryDirectory(prefix=f"papers-bench-{size}-") as tmp:
                 rows += bench_size(size, args, tools, Path(tmp))
+    if src_fingerprint() != fingerprint:
+        warning = "**src/ changed during the run: the numbers mix versions of the tool; rerun**"
+        facts.append(("warning", warning))
+        log(f"warning: {warning}")
     text = report(facts, rows, args.runs)
     sys.stdout.write(text)
     if args.output:

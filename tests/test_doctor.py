@@ -1,0 +1,149 @@
+"""papers doctor finds every kind of problem; --fix repairs only what is safe; papers edit
+saves only records that validate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from papercli.cli import app
+from papercli.doctor import check, fix
+from papercli.editing import edit_record
+from papercli.errors import UsageError
+from papercli.index import PaperIndex
+
+
+def kinds(problems):
+    return sorted((p.kind, p.where) for p in problems)
+
+
+def test_a_healthy_library(seeded_library):
+    PaperIndex(seeded_library).open()
+    assert check(seeded_library) == []
+    result = CliRunner().invoke(app, ["--library", str(seeded_library.root), "doctor"])
+    assert (result.exit_code, result.stdout) == (0, f"{seeded_library.root}: no problems found\n")
+
+
+def test_every_problem_is_found_and_the_safe_ones_fixed(seeded_library):
+    lib = seeded_library
+    PaperIndex(lib).open()
+    (lib.papers_dir / ".iclr2026-qzo.yaml.x1.tmp").write_text("half a record")
+    lib.record_path("iclr2026-qzo").write_text("id: iclr2026-qzo\nyear: soon\n")
+    dup = (
+        lib.record_path("iclr2026-rrnco")
+        .read_text()
+        .replace("id: iclr2026-rrnco", "id: iclr2026-vip")
+    )
+    lib.record_path("iclr2026-rrnco").write_text(dup)
+    key = (
+        lib.record_path("iclr2026-gmpo")
+        .read_text()
+        .replace("citekey: gmpo2026", "citekey: vip2026")
+    )
+    lib.record_path("iclr2026-gmpo").write_text(key)
+    (
+        lib.sources_dir / next(p.name for p in lib.sources_dir.iterdir() if "abstracts" in p.name)
+    ).unlink()
+    problems = check(lib)
+    assert ("temporary file", "papers/.iclr2026-qzo.yaml.x1.tmp") in kinds(problems)
+    assert ("invalid record", "papers/iclr2026-qzo.yaml") in kinds(problems)
+    assert ("invalid record", "papers/iclr2026-rrnco.yaml") in kinds(problems)  # id ≠ file name
+    assert ("duplicate citation key", "papers/iclr2026-vip.yaml") in kinds(problems)
+    # 19 abstracts lose their copy; two of those records (QZO, RRNCO) are invalid now
+    assert sum(p.kind == "missing source copy" for p in problems) == 17
+    assert any(p.kind == "index" for p in problems)
+    by_where = {p.where: p for p in problems}
+    assert str(by_where["papers/iclr2026-qzo.yaml"]) == (
+        "invalid record: papers/iclr2026-qzo.yaml: line 2: year must be a whole number, not 'soon'"
+    )
+    done = fix(lib, problems)
+    assert "removed papers/.iclr2026-qzo.yaml.x1.tmp" in done
+    assert any(d.startswith("rebuilt the index") for d in done)
+    left = check(lib)
+    assert all(not p.fixable for p in left)
+    assert (
+        lib.record_path("iclr2026-qzo").read_text() == "id: iclr2026-qzo\nyear: soon\n"
+    )  # not touched
+    result = CliRunner().invoke(app, ["--library", str(lib.root), "doctor"])
+    assert result.exit_code == 1
+
+
+def fake_editor(replacement):
+    def run(path):
+        path.write_text(replacement(path.read_text("utf-8")), encoding="utf-8")
+        return 0
+
+    return run
+
+
+def test_edit_saves_a_valid_record_as_written(seeded_library):
+    index = PaperIndex(seeded_library).open()
+    outcome = edit_record(
+        seeded_library,
+        "iclr2026-qzo",
+        fake_editor(lambda t: t.replace("short_name: QZO", "short_name: QZO  # mine")),
+    )
+    assert outcome == "saved"
+    assert "short_name: QZO  # mine" in seeded_library.record_path("iclr2026-qzo").read_text()
+    assert index.get("iclr2026-qzo").data["short_name"] == "QZO"  # comments are YAML's
+    assert edit_record(seeded_library, "iclr2026-qzo", fake_editor(lambda t: t)) == "unchanged"
+
+
+def test_edit_refuses_an_invalid_record_and_keeps_the_attempt(seeded_library):
+    before = seeded_library.record_path("iclr2026-qzo").read_text()
+    with pytest.raises(UsageError) as err:
+        edit_record(
+            seeded_library,
+            "iclr2026-qzo",
+            fake_editor(lambda t: t.replace("year: 2026", "year: [")),
+        )
+    assert seeded_library.record_path("iclr2026-qzo").read_text() == before
+    message = str(err.value)
+    assert message.startswith("iclr2026-qzo.yaml line 8: did not find expected ',' or ']'")
+    assert "; not saved (your edit is in " in message
+    kept = Path(message.rsplit("your edit is in ", 1)[1].rstrip(")"))
+    assert "year: [" in kept.read_text(encoding="utf-8")
+    kept.unlink()
+
+
+def test_edit_may_try_again(seeded_library):
+    attempts = iter(
+        [
+            lambda t: t.replace("venue: ICLR", "venue: [1"),
+            lambda t: t.replace("venue: [1", "venue: ICLR "),
+        ]
+    )
+
+    def editor(path):
+        return fake_editor(next(attempts))(path)
+
+    asked = []
+    assert (
+        edit_record(seeded_library, "iclr2026-qzo", editor, again=lambda m: asked.append(m) or True)
+        == "saved"
+    )
+    assert len(asked) == 1
+
+
+def test_edit_does_not_overwrite_a_concurrent_change(seeded_library):
+    path = seeded_library.record_path("iclr2026-qzo")
+
+    def editor(scratch):
+        path.write_text(path.read_text().replace("year: 2026", "year: 2025"))  # someone else
+        scratch.write_text(scratch.read_text().replace("QZO", "QZO2"))
+        return 0
+
+    with pytest.raises(UsageError, match="changed on disk while you were editing"):
+        edit_record(seeded_library, "iclr2026-qzo", editor)
+    assert "year: 2025" in path.read_text()
+
+
+def test_edit_command_with_a_real_editor_process(seeded_library, monkeypatch):
+    monkeypatch.setenv("EDITOR", "sed -i s/short_name:\\ QZO/short_name:\\ QZO-v2/")
+    result = CliRunner().invoke(
+        app, ["--library", str(seeded_library.root), "edit", "iclr2026-qzo"]
+    )
+    assert (result.exit_code, result.stdout) == (0, "iclr2026-qzo: saved\n")
+    assert "short_name: QZO-v2" in seeded_library.record_path("iclr2026-qzo").read_text()
