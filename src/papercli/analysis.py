@@ -21,6 +21,9 @@ must stay importable under its name; ``SCHEMA_VERSION`` in ``index`` changes whe
 
 from __future__ import annotations
 
+from . import _whoosh  # noqa: F401  (before Whoosh: skips imports it does not need)
+
+# isort: split
 from whoosh.analysis import (
     Filter,
     LowercaseFilter,

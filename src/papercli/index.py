@@ -22,6 +22,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from . import _whoosh  # noqa: F401  (before Whoosh: skips imports it does not need)
 from .errors import RecordError
 from .latextext import latex_to_text
 from .library import Library, Stamp, atomic_write
