@@ -54,13 +54,14 @@ class IngestReport:
 class _Batch:
     """Records touched by this ingest, and which identity key belongs to which of them."""
 
-    def __init__(self, library: Library, index: PaperIndex) -> None:
+    def __init__(self, library: Library, index: PaperIndex, searcher) -> None:
         self.library = library
         self.index = index
+        self.searcher = searcher  # one open searcher for all lookups of this ingest
         self.records: dict[str, Record] = {}
         self.before: dict[str, dict | None] = {}  # id -> record as it was (None: new)
         self.owner: dict[str, str] = {}  # identity key -> id
-        self.citekeys: set[str] = set()
+        self.citekeys: set[str] = index.citekeys()
         self.touched: list[str] = []  # ids created or merged into, in order
 
     def remember(self, record: Record, touched: bool = False) -> None:
@@ -75,7 +76,7 @@ class _Batch:
     def find(self, entry: Entry) -> Record | None:
         keys = entry_keys(entry)
         candidates = [self.owner[k] for k in keys if k in self.owner]
-        candidates += [hit.id for hit in self.index.find_by_keys(keys)]
+        candidates += self.index.find_by_keys(keys, self.searcher)
         for rid in dict.fromkeys(candidates):
             record = self.records.get(rid)
             if record is None:
@@ -102,12 +103,8 @@ class _Batch:
         incoming = entry.record
         existing = self.get(incoming.id) or self.find(entry)
         if existing is None:
-            if incoming.citekey and (
-                incoming.citekey in self.citekeys or self.index.has_citekey(incoming.citekey)
-            ):
-                incoming.citekey = ids.unique_citekey(
-                    incoming.citekey, lambda k: k in self.citekeys or self.index.has_citekey(k)
-                )
+            if incoming.citekey and (incoming.citekey in self.citekeys):
+                incoming.citekey = ids.unique_citekey(incoming.citekey, self.citekeys.__contains__)
             self.before[incoming.id] = None
             self.remember(incoming, touched=True)
             return incoming, "new"
@@ -117,6 +114,27 @@ class _Batch:
         self.remember(existing, touched=True)
         return existing, "merged"
 
+    def add(self, entry: Entry, source: Source, report: IngestReport) -> None:
+        """One entry: a new record, folded into the same paper's record, or already there."""
+        if entry.record is not None:
+            record, outcome = self.import_record(entry)
+        else:
+            record = self.find(entry)
+            if record is None:
+                record, outcome = self.create(entry, source), "new"
+            elif any(
+                s.document == source.document and s.line == source.line for s in record.sources
+            ):
+                outcome = "unchanged"
+            else:
+                merge_entry(record, entry, source)
+                self.remember(record, touched=True)
+                outcome = "merged"
+        if outcome == "unchanged":
+            report.unchanged += 1
+        else:
+            getattr(report, outcome).append(record.id)
+
     def create(self, entry: Entry, source: Source) -> Record:
         base = ids.base_id(
             entry.venue, entry.year, entry.short_name, entry.title, entry.abstract, entry.summary_zh
@@ -124,9 +142,7 @@ class _Batch:
         rid = ids.unique_id(base, lambda i: i in self.records or self.library.exists(i))
         key = ids.base_citekey(entry.short_name, entry.title, entry.abstract, entry.year)
         record = new_record(rid, entry, source)
-        record.citekey = ids.unique_citekey(
-            key, lambda k: k in self.citekeys or self.index.has_citekey(k)
-        )
+        record.citekey = ids.unique_citekey(key, self.citekeys.__contains__)
         self.before[rid] = None
         self.remember(record, touched=True)
         return record
@@ -147,34 +163,22 @@ def ingest(
     report = IngestReport()
     with library.lock():
         index = PaperIndex(library).open()
-        batch = _Batch(library, index)
-        for path, doc, data in parsed:
-            report.documents.append(
-                DocumentReport(str(path), doc.format, len(doc.entries), doc.venue, doc.year)
-            )
-            report.warnings += [f"{path}:{w.line}: {w.message}" for w in doc.warnings]
-            stored = library.store_source(path.name, data)
-            for entry in doc.entries:
-                if entry.record is not None:
-                    record, outcome = batch.import_record(entry)
-                    if outcome == "unchanged":
-                        report.unchanged += 1
-                    else:
-                        getattr(report, outcome).append(record.id)
-                    continue
-                source = Source(stored, path.name, entry.line, doc.format, entry.fields())
-                record = batch.find(entry)
-                if record is None:
-                    record = batch.create(entry, source)
-                    report.new.append(record.id)
-                elif any(s.document == stored and s.line == entry.line for s in record.sources):
-                    report.unchanged += 1
-                else:
-                    merge_entry(record, entry, source)
-                    batch.remember(record, touched=True)
-                    report.merged.append(record.id)
-                if progress:
-                    progress(1)
+        with index.ix.searcher() as searcher:
+            batch = _Batch(library, index, searcher)
+            for path, doc, data in parsed:
+                report.documents.append(
+                    DocumentReport(str(path), doc.format, len(doc.entries), doc.venue, doc.year)
+                )
+                report.warnings += [f"{path}:{w.line}: {w.message}" for w in doc.warnings]
+                stored = library.store_source(path.name, data)
+                for entry in doc.entries:
+                    batch.add(
+                        entry,
+                        Source(stored, path.name, entry.line, doc.format, entry.fields()),
+                        report,
+                    )
+                    if progress:
+                        progress(1)
         written = []
         with library.transaction() as txn:  # all records of this ingest, or none
             for record in (batch.records[rid] for rid in batch.touched):
@@ -183,5 +187,5 @@ def ingest(
                     written.append(record)
         report.written = len(written)
         if written:
-            index.write(written)
+            index.write(written, new=frozenset(r.id for r in written if batch.before[r.id] is None))
     return report

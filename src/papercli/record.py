@@ -8,7 +8,7 @@ has no title. It does no I/O (see ``storage``).
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import RecordError
@@ -98,13 +98,33 @@ class Record:
     # -- (de)serialisation ---------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        out: dict[str, Any] = {}
-        for key in FIELDS:
-            value = data[key]
-            if key in ("tag_edits", "conflicts") and not value:
-                continue  # optional sections appear only when used
-            out[key] = value
+        """The record as plain data, in field order (a copy: safe to change).
+
+        Written out by hand: ``dataclasses.asdict`` deep-copies recursively and was a
+        tenth of an ingest's time.
+        """
+        out: dict[str, Any] = {
+            "id": self.id,
+            "citekey": self.citekey,
+            "title": self.title,
+            "short_name": self.short_name,
+            "venue": self.venue,
+            "year": self.year,
+            "categories": list(self.categories),
+            "tags": list(self.tags),
+        }
+        if self.tag_edits:  # optional sections appear only when used
+            out["tag_edits"] = {k: list(v) for k, v in self.tag_edits.items()}
+        out["abstract"] = self.abstract
+        out["summary_zh"] = self.summary_zh
+        out["urls"] = list(self.urls)
+        out["sources"] = [
+            {"document": s.document, "name": s.name, "line": s.line, "format": s.format,
+             "fields": list(s.fields)}
+            for s in self.sources
+        ]  # fmt: skip
+        if self.conflicts:
+            out["conflicts"] = [dict(c) for c in self.conflicts]
         return out
 
     @classmethod

@@ -31,6 +31,18 @@ class TaxonomyError(PapersError):
     pass
 
 
+_PLAIN_WORD_RE = re.compile(r"[a-z0-9]+")
+
+
+def word_set(lowered: str) -> set[str]:
+    """The words of a lower-cased text, with their singulars: what a needle is checked in."""
+    words = set(_PLAIN_WORD_RE.findall(lowered))
+    words |= {w[:-1] for w in words if w.endswith("s")} | {
+        w[:-2] for w in words if w.endswith("es")
+    }
+    return words
+
+
 def _word_pattern(word: str) -> str:
     """An acronym-like word (2+ capitals: LLM, GRPO, FL) matches as written; others in any case."""
     if sum(c.isupper() for c in word) >= 2:
@@ -65,11 +77,14 @@ class Tag:
             for m in re.finditer(re.escape(phrase), text, re.IGNORECASE)
         ]
 
-    def matches(self, text: str, lowered: str | None = None) -> bool:
+    def matches(self, text: str, lowered: str | None = None, words: set[str] | None = None) -> bool:
+        """Whether an alias occurs in *text* outside the exclusions. *lowered* and *words*
+        (see ``word_set``) let a caller checking many tags compute them once."""
         lowered = text.lower() if lowered is None else lowered
+        words = word_set(lowered) if words is None else words
         excluded = None  # computed only once an alias matches: most tags never do
         for needle, pattern in self.aliases:
-            if needle not in lowered:
+            if needle not in (words if _PLAIN_WORD_RE.fullmatch(needle) else lowered):
                 continue
             for m in pattern.finditer(text):
                 if not self.exclude:
@@ -105,7 +120,8 @@ class Taxonomy:
         """Every tag whose aliases occur in the given texts, in taxonomy order."""
         joined = "\n".join(t for t in texts if t)
         lowered = joined.lower()
-        return [name for name, tag in self.tags.items() if tag.matches(joined, lowered)]
+        words = word_set(lowered)
+        return [name for name, tag in self.tags.items() if tag.matches(joined, lowered, words)]
 
 
 def parse_taxonomy(data, source: str) -> Taxonomy:

@@ -82,7 +82,7 @@ def parse(lines: list[str]) -> Document:
     else:
         blocks = blocks[1:]
     for index, (number, block) in enumerate(blocks):
-        if len(block) == 1 and _is_header(block[0]):
+        if len(block) == 1 and len(block[0]) <= 120 and _is_header(block[0]):
             pairs = find_venue_years(strip_decoration(block[0]))
             if pairs and pairs[0] != (doc.venue, doc.year):
                 doc.foreign = (number, f"another list ({pairs[0][0]} {pairs[0][1]})")
