@@ -13,17 +13,36 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
-import typer
+if "TYPER_USE_RICH" not in os.environ and not sys.stdout.isatty():
+    # Piped or captured: plain help and errors, and half of --help's start-up cost.
+    os.environ["TYPER_USE_RICH"] = "0"
+
+import typer  # (after choosing how Typer formats help)
 
 from . import __version__
 from .errors import EXIT_INTERNAL, EXIT_NOTHING_FOUND, NothingFound, PapersError, UsageError
 
+HELP = """A local, searchable index of the paper digests you collect (English and Chinese).
+
+\b
+Start with:
+  papers ingest digest-page.txt abstract-list.txt
+  papers search muon
+  papers list --tag federated-learning
+  papers show ID
+  papers export --tag muon --format bibtex --output muon.bib
+
+\b
+Exit codes: 0 success · 1 nothing found (or doctor found problems) ·
+            2 bad usage or unusable input · 70 internal error (a bug)
+"""
+
 app = typer.Typer(
     name="papers",
-    help="A local, searchable index of the paper digests you collect (English and Chinese).",
+    help=HELP,
     no_args_is_help=True,
     add_completion=False,
-    rich_markup_mode="markdown",
+    rich_markup_mode="rich",
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -140,19 +159,23 @@ def _nothing(what: str, filters=None) -> typer.Exit:
     return fail(f"{what}" + (f" (filters: {active})" if active else ""), EXIT_NOTHING_FOUND)
 
 
-@app.command()
+@app.command(short_help="Add documents (the format is recognised from content).")
 @handle_errors
 def ingest(
     paths: Annotated[
         list[Path], typer.Argument(help="Digest pages or abstract lists.", show_default=False)
     ],
 ) -> None:
-    """Add documents to the library (format detected from content).
+    """Add documents to the library; the format is recognised from the content.
 
-    Each entry becomes a record, is merged into the record of the same paper, or is
-    reported with file and line. One unusable document stops the ingest; nothing changes.
+    Digest pages, abstract lists, papers' own JSON/YAML exports. Each entry becomes a
+    record, is merged into the record of the same paper, or is reported with file and
+    line. One unusable document stops the ingest and nothing changes.
 
-    Example: `papers ingest iclr2026-optimization.txt iclr2026-abstracts.txt`
+    \b
+    Examples:
+      papers ingest iclr2026-optimization.txt iclr2026-abstracts.txt
+      papers ingest backup.json
     """
     from .ingest import ingest as run_ingest
 
@@ -162,7 +185,7 @@ def ingest(
     typer.echo(f"ingested {report.summary()}")
 
 
-@app.command()
+@app.command(short_help="Search papers, best first, showing why each matched.")
 @handle_errors
 def search(
     query: Annotated[
@@ -181,21 +204,25 @@ def search(
 
     Each result shows why it matched: a passage with the matched words marked.
 
+    \b
     Query language:
-
-    * `muon adam`: papers with both words (AND is the default)
-    * `muon OR adam`, `muon NOT adam`, `( … )`: boolean operators, upper case
-    * `"vehicle routing"`, `"联邦学习框架"`: exact phrases, English or Chinese
-    * `optim*`: a prefix · `federatd~`: a fuzzy word (one typo away)
-    * fields: `title:muon` `name:QZO` `tag:联邦学习` `venue:ICLR` `category:优化/理论`
-      `abstract:…` `summary:…`
-    * `year:2026` · `year:2025..2026` · `year:>=2025`
+      muon adam               both words (AND is the default)
+      muon OR adam            either; NOT excludes; ( ) groups
+      "vehicle routing"       a phrase; Chinese too: "联邦学习框架"
+      optim*  federatd~       a prefix; a word one typo away
+      title:muon  name:QZO    a field: title name tag venue year category
+      tag:联邦学习            abstract summary; a tag by any alias
+      year:2025..2026         a year or a range (year:>=2025)
 
     Chinese is matched as written, also inside longer text or glued to English
-    (`联邦学习`, `GRPO风格`); English words match their other forms (optimizer, optimizers).
+    (联邦学习, GRPO风格); English words match their other forms (optimizer, optimizers).
 
-    Examples: `papers search muon` · `papers search "federated learning" year:2026` ·
-    `papers search 量化 --json` · `papers search 'title:muon OR name:muon*'`
+    \b
+    Examples:
+      papers search muon
+      papers search "federated learning" year:2026
+      papers search 量化 --json
+      papers search muon --ids | papers export --format bibtex -
     """
     from . import query as q
     from . import render
@@ -217,16 +244,18 @@ def search(
         raise _nothing(f"no paper matches {text!r}{hint}", filters)
 
 
-@app.command()
+@app.command(short_help="List the papers closest to one paper.")
 @handle_errors
 def similar(
     paper_id: Annotated[str, typer.Argument(metavar="ID", help="A paper id (or a unique prefix).")],
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="Show the closest N.")] = 10,
     json: JsonOpt = False,
 ) -> None:
-    """List the papers closest to one paper (its key terms in English and Chinese, and its tags).
+    """List the papers closest to one paper: its key terms in English and Chinese, and its tags.
 
-    Example: `papers similar iclr2026-muonbp`
+    \b
+    Example:
+      papers similar iclr2026-muonbp
     """
     from . import query as q
     from . import render
@@ -240,7 +269,7 @@ def similar(
         raise _nothing(f"no paper shares key terms with {_paper.id}")
 
 
-@app.command("list")
+@app.command("list", short_help="List papers, filtered by tag, venue or year.")
 @handle_errors
 def list_(
     tag: TagOpt = None,
@@ -253,9 +282,13 @@ def list_(
     json: JsonOpt = False,
     ids: IdsOpt = False,
 ) -> None:
-    """List papers, by title, optionally filtered by tag (in either language), venue, year.
+    """List papers by title, optionally filtered by tag (in either language), venue, year.
 
-    Examples: `papers list --tag federated-learning` · `papers list --tag 联邦学习 --year 2026`
+    \b
+    Examples:
+      papers list --tag federated-learning
+      papers list --tag 联邦学习 --year 2026
+      papers list --tag muon --tag adam --any --json
     """
     from . import query as q
     from . import render
@@ -272,7 +305,7 @@ def list_(
         raise _nothing("no paper to list", filters)
 
 
-@app.command()
+@app.command(short_help="Show every tag with its number of papers.")
 @handle_errors
 def tags(
     aliases: Annotated[
@@ -285,7 +318,11 @@ def tags(
 ) -> None:
     """Show every tag with its number of papers, most used first.
 
-    Examples: `papers tags` · `papers tags --aliases` · `papers tags --all --json`
+    \b
+    Examples:
+      papers tags
+      papers tags --aliases
+      papers tags --all --json
     """
     from . import query as q
     from . import render
@@ -307,7 +344,7 @@ def tags(
         raise _nothing("the library has no tags yet")
 
 
-@app.command()
+@app.command(short_help="Add or remove tags by hand.")
 @handle_errors
 def tag(
     paper_ids: Annotated[list[str], typer.Argument(metavar="ID...", help="Papers to tag.")],
@@ -318,12 +355,14 @@ def tag(
         list[str] | None, typer.Option("--remove", "-r", help="Tag to remove (repeatable).")
     ] = None,
 ) -> None:
-    """Add or remove tags by hand. Your edits survive re-ingest and `papers retag`.
+    """Add or remove tags by hand. Your edits survive re-ingest and papers retag.
 
-    A tag can be any alias in either language (`--add 联邦学习` adds federated-learning) or
-    a tag of your own (`--add reading-list`). A removed automatic tag stays removed.
+    A tag can be any alias in either language (--add 联邦学习 adds federated-learning)
+    or a tag of your own (--add reading-list). A removed automatic tag stays removed.
 
-    Example: `papers tag iclr2026-muonbp iclr2026-ef21-muon --add reading-list --remove llm`
+    \b
+    Example:
+      papers tag iclr2026-muonbp iclr2026-ef21-muon --add reading-list --remove llm
     """
     from .tagging import edit_tags, normalise_tag
     from .taxonomy import load_taxonomy
@@ -340,13 +379,17 @@ def tag(
         typer.echo(f"{record.id}: {', '.join(record.tags) or '(no tags)'}{note}")
 
 
-@app.command()
+@app.command(short_help="Recompute automatic tags; your own edits are kept.")
 @handle_errors
 def retag() -> None:
     """Recompute automatic tags with the current taxonomy; your own edits are kept.
 
-    Run it after editing the taxonomy (a `taxonomy.yaml` in the config folder replaces
-    the bundled one).
+    Run it after changing the taxonomy: a taxonomy.yaml in the config folder
+    (papers config shows where) replaces the bundled one.
+
+    \b
+    Example:
+      papers retag
     """
     from .tagging import retag as run_retag
     from .taxonomy import load_taxonomy
@@ -357,7 +400,7 @@ def retag() -> None:
     typer.echo(f"retagged {report.papers} papers: {len(report.changed)} changed")
 
 
-@app.command()
+@app.command(short_help="Show one paper and where each field came from.")
 @handle_errors
 def show(
     paper_id: Annotated[str, typer.Argument(metavar="ID", help="A paper id (or a unique prefix).")],
@@ -365,7 +408,10 @@ def show(
 ) -> None:
     """Show one paper: every field, where each came from, and where sources disagree.
 
-    Example: `papers show iclr2026-rrnco`
+    \b
+    Examples:
+      papers show iclr2026-rrnco
+      papers show iclr2026-rrn --json
     """
     from . import query as q
     from . import render
@@ -380,7 +426,7 @@ def show(
 FORMAT_NAMES = "markdown|bibtex|biblatex|csl-json|json|yaml"
 
 
-@app.command()
+@app.command(short_help="Export as Markdown, BibTeX, CSL-JSON, JSON or YAML.")
 @handle_errors
 def export(
     query: Annotated[
@@ -398,13 +444,17 @@ def export(
         Path | None, typer.Option("--output", "-o", help="Write to FILE (atomically), not stdout.")
     ] = None,
 ) -> None:
-    """Export papers as Markdown, BibTeX (bibtex: ASCII; biblatex: UTF-8), JSON or YAML.
+    """Export papers as Markdown, BibTeX, CSL-JSON, JSON or YAML.
 
-    Without a query, tag or id, exports the whole library, ordered by id.
+    Without a query, tag or id, exports the whole library, ordered by id. bibtex is
+    ASCII for classic bibtex; biblatex is UTF-8 for biber; json and yaml are whole
+    records that papers ingest reads back.
 
-    Examples: `papers export --tag muon --format bibtex --output muon.bib` ·
-    `papers search muon --ids | papers export --format biblatex -` ·
-    `papers export --format json --output backup.json` (read back with `papers ingest`)
+    \b
+    Examples:
+      papers export --tag muon --format bibtex --output muon.bib
+      papers search muon --ids | papers export --format biblatex -
+      papers export --format json --output backup.json
     """
     from . import export as exporters
     from . import query as q
@@ -434,7 +484,7 @@ def export(
         sys.stdout.write(text)
 
 
-@app.command()
+@app.command(short_help="Update the search index, or rebuild it.")
 @handle_errors
 def index(
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild from scratch.")] = False,
@@ -442,6 +492,11 @@ def index(
     """Bring the search index up to date with the records (one scan), or rebuild it.
 
     Every command already does this cheaply; run it after editing records by hand.
+
+    \b
+    Examples:
+      papers index
+      papers index --rebuild
     """
     from .index import PaperIndex
 
@@ -457,14 +512,16 @@ def index(
     )
 
 
-@app.command()
+@app.command(short_help="Edit a record in $EDITOR; saved only if it validates.")
 @handle_errors
 def edit(
     paper_id: Annotated[str, typer.Argument(metavar="ID", help="A paper id (or a unique prefix).")],
 ) -> None:
-    """Edit one record in $VISUAL / $EDITOR; it is saved only if it still validates.
+    """Edit one record in $VISUAL or $EDITOR; it is saved only if it still validates.
 
-    Example: `EDITOR=nano papers edit iclr2026-rrnco`
+    \b
+    Example:
+      EDITOR=nano papers edit iclr2026-rrnco
     """
     from . import query as q
     from .editing import edit_record
@@ -480,7 +537,7 @@ def edit(
     typer.echo(f"{rid}: {outcome}")
 
 
-@app.command()
+@app.command(short_help="Check the library; --fix repairs what is safe.")
 @handle_errors
 def doctor(
     fix: Annotated[bool, typer.Option("--fix", help="Repair what can be repaired safely.")] = False,
@@ -488,8 +545,13 @@ def doctor(
     """Check the library: interrupted writes, invalid records, duplicate ids or keys,
     missing source copies, a stale index. Exit 0 when healthy, 1 when problems remain.
 
-    `--fix` finishes or discards interrupted writes, removes stray temporary files and
+    --fix finishes or discards interrupted writes, removes stray temporary files and
     rebuilds the index; it never changes a record.
+
+    \b
+    Examples:
+      papers doctor
+      papers doctor --fix
     """
     from . import doctor as checkup
 
