@@ -48,7 +48,8 @@ app = typer.Typer(
 
 
 class State:
-    library_option: Path | None = None
+    flags: dict | None = None  # settings given on the command line
+    settings: dict | None = None
 
 
 STATE = State()
@@ -83,11 +84,27 @@ def _version(value: bool) -> None:
 @app.callback()
 def main(
     library: LibraryOpt = None,
+    no_color: Annotated[
+        bool, typer.Option("--no-color", help="No colour, even on a terminal (also NO_COLOR).")
+    ] = False,
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
     ] = False,
 ) -> None:
-    STATE.library_option = library
+    STATE.flags = {"library": str(library) if library else None}
+    STATE.flags["color"] = "never" if no_color else None
+    STATE.settings = None
+
+
+def _settings() -> dict:
+    """The effective settings (loaded once per command; a bad config file is an error)."""
+    if STATE.settings is None:
+        from . import config, render, taxonomy
+
+        STATE.settings = config.load(STATE.flags)
+        taxonomy.configure(STATE.settings["taxonomy"].value)
+        render.COLOR = STATE.settings["color"].value
+    return STATE.settings
 
 
 def fail(message: str, code: int) -> typer.Exit:
@@ -125,9 +142,9 @@ def handle_errors(func):
 
 
 def _library():
-    from .library import Library, resolve_location
+    from .library import Library
 
-    library = Library(resolve_location(STATE.library_option))
+    library = Library(_settings()["library"].value)
     library.on_wait = lambda: sys.stderr.write(
         f"papers: waiting for another papers command to finish writing to {library.root} …\n"
     )
@@ -154,6 +171,38 @@ def _filters(tag, any_tag=False, venue=None, year=None):
     return Filters(tags=tags, any_tag=any_tag, venue=venue, year=year)
 
 
+def _limit(explicit: int | None, complete: bool) -> tuple[int | None, int | None]:
+    """(rows to show, hits to ask for) for a listing.
+
+    --limit wins; else the ``limit`` setting (not for --json/--ids, which are complete
+    unless --limit is given); else, on a terminal, the first screenfuls. One more hit than
+    shown is asked for, to know whether to say that there are more.
+    """
+    from . import render
+
+    if explicit:
+        return explicit, explicit
+    configured = _settings()["limit"].value
+    if complete:
+        return None, None
+    shown = configured or (render.TERMINAL_LIMIT if render.on_terminal() else None)
+    return shown, (shown + 1 if shown else None)
+
+
+def _print(hits, shown: int | None, scores: bool, json: bool, ids: bool) -> None:
+    from . import render
+
+    more = shown is not None and len(hits) > shown
+    del hits[shown if more else len(hits) :]
+    if json:
+        render.print_json(render.hits_json(hits, scores=scores))
+    elif ids:
+        render.print_ids(hits)
+    elif hits:
+        note = f"first {shown} shown; --limit N shows more" if more else None
+        render.print_hits(hits, scores=scores, footer=note)
+
+
 def _nothing(what: str, filters=None) -> typer.Exit:
     active = filters.describe() if filters else ""
     return fail(f"{what}" + (f" (filters: {active})" if active else ""), EXIT_NOTHING_FOUND)
@@ -178,8 +227,11 @@ def ingest(
       papers ingest backup.json
     """
     from .ingest import ingest as run_ingest
+    from .render import progress
+    from .taxonomy import load_taxonomy
 
-    report = run_ingest(_library(), paths)
+    library = _library()
+    report = run_ingest(library, paths, load_taxonomy(), progress=progress)
     for warning in report.warnings:
         sys.stderr.write(f"papers: warning: {warning}\n")
     typer.echo(f"ingested {report.summary()}")
@@ -230,14 +282,9 @@ def search(
     filters = _filters(tag, venue=venue, year=year)
     index = _index()
     text = " ".join(query)
-    hits = q.search(index, text, limit, filters, snippet_chars=render.snippet_width())
-    if json:
-        render.print_json(render.hits_json(hits, scores=True))
-    elif ids:
-        render.print_ids(hits)
-    elif hits:
-        more = limit is not None and len(hits) == limit
-        render.print_hits(hits, scores=True, footer=f"first {limit} shown" if more else None)
+    shown, cap = _limit(limit, json or ids)
+    hits = q.search(index, text, cap, filters, snippet_chars=render.snippet_width())
+    _print(hits, shown, scores=True, json=json, ids=ids)
     if not hits:
         better = q.suggest(index, text)
         hint = f". Did you mean: {better}?" if better else ""
@@ -258,13 +305,9 @@ def similar(
       papers similar iclr2026-muonbp
     """
     from . import query as q
-    from . import render
 
     _paper, hits = q.similar(_index(), paper_id, limit)
-    if json:
-        render.print_json(render.hits_json(hits, scores=True))
-    elif hits:
-        render.print_hits(hits, scores=True)
+    _print(hits, limit, scores=True, json=json, ids=False)
     if not hits:
         raise _nothing(f"no paper shares key terms with {_paper.id}")
 
@@ -291,16 +334,11 @@ def list_(
       papers list --tag muon --tag adam --any --json
     """
     from . import query as q
-    from . import render
 
     filters = _filters(tag, any_tag, venue, year)
-    hits = q.list_papers(_index(), filters, limit)
-    if json:
-        render.print_json(render.hits_json(hits, scores=False))
-    elif ids:
-        render.print_ids(hits)
-    elif hits:
-        render.print_hits(hits, scores=False)
+    shown, cap = _limit(limit, json or ids)
+    hits = q.list_papers(_index(), filters, cap)
+    _print(hits, shown, scores=False, json=json, ids=ids)
     if not hits:
         raise _nothing("no paper to list", filters)
 
@@ -391,10 +429,11 @@ def retag() -> None:
     Example:
       papers retag
     """
+    from .render import progress
     from .tagging import retag as run_retag
     from .taxonomy import load_taxonomy
 
-    report = run_retag(_library(), load_taxonomy())
+    report = run_retag(_library(), load_taxonomy(), progress=progress)
     for message in report.skipped:
         sys.stderr.write(f"papers: warning: skipped invalid record {message}\n")
     typer.echo(f"retagged {report.papers} papers: {len(report.changed)} changed")
@@ -439,7 +478,10 @@ def export(
     paper_id: Annotated[
         list[str] | None, typer.Option("--id", help="A paper id (repeatable).")
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help=FORMAT_NAMES)] = "markdown",
+    fmt: Annotated[
+        str | None,
+        typer.Option("--format", "-f", help=f"{FORMAT_NAMES} (default: the export_format setting)"),
+    ] = None,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write to FILE (atomically), not stdout.")
     ] = None,
@@ -460,6 +502,7 @@ def export(
     from . import query as q
     from .library import atomic_write
 
+    fmt = fmt or _settings()["export_format"].value
     if fmt not in exporters.FORMATS:
         raise UsageError(f"unknown format {fmt!r} (choose {FORMAT_NAMES})")
     words = list(query or [])
@@ -476,7 +519,10 @@ def export(
         raise NothingFound(
             "no paper to export" + (f" (filters: {filters.describe()})" if filters.tags else "")
         )
-    text = exporters.render(fmt, [h.record for h in hits])
+    from .render import progress
+
+    with progress(len(hits), f"exporting {fmt}") as advance:
+        text = exporters.render(fmt, [h.record for h in hits], advance)
     if output:
         atomic_write(output, text.encode("utf-8"))
         sys.stderr.write(f"papers: wrote {len(hits)} papers to {output}\n")
@@ -503,7 +549,9 @@ def index(
     library = _library()
     with library.lock():
         index = PaperIndex(library).open(refresh=False)
-        report = index.sync(full=rebuild)
+        from .render import progress
+
+        report = index.sync(full=rebuild, progress=progress)
     for message in sorted(report.invalid.values()):
         sys.stderr.write(f"papers: warning: skipped invalid record {message}\n")
     typer.echo(
@@ -566,3 +614,46 @@ def doctor(
     if problems:
         raise typer.Exit(EXIT_NOTHING_FOUND)
     typer.echo(f"{library.root}: no problems found")
+
+
+@app.command("config", short_help="Show the effective settings and where each came from.")
+@handle_errors
+def config_(json: JsonOpt = False) -> None:
+    """Show the effective settings and where each came from: default, file, environment
+    or flag. Settings live in config.yaml in the user config folder (or $PAPERS_CONFIG).
+
+    \b
+    Keys:
+      library        where the library lives ($PAPERS_LIBRARY, --library)
+      export_format  papers export's default --format ($PAPERS_EXPORT_FORMAT)
+      taxonomy       a taxonomy file replacing the bundled one ($PAPERS_TAXONOMY)
+      limit          at most this many results from search, list ($PAPERS_LIMIT)
+      color          auto, always or never ($PAPERS_COLOR, NO_COLOR, --no-color)
+
+    \b
+    Example:
+      papers config
+    """
+    from . import config, render
+
+    settings = _settings()
+    rows = [
+        (key, "(bundled)" if s.value is None and key == "taxonomy" else str(s.value or "—"), s)
+        for key, s in settings.items()
+    ]
+    if json:
+        render.print_json(
+            {
+                "file": str(config.config_path()),
+                "settings": {
+                    k: {"value": None if s.value is None else str(s.value), "origin": s.origin,
+                        "from": s.where or None}
+                    for k, _v, s in rows
+                },
+            }
+        )  # fmt: skip
+        return
+    path = config.config_path()
+    typer.echo(f"config file: {path}" + ("" if path.exists() else " (not present)"))
+    for key, value, s in rows:
+        typer.echo(f"{key}\t{value}\t{s.describe()}")

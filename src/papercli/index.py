@@ -28,6 +28,7 @@ from .errors import RecordError
 from .latextext import latex_to_text
 from .library import Library, Stamp, atomic_write
 from .merge import record_keys
+from .progress import Progress, quiet
 from .record import Record
 from .text import strip_controls
 
@@ -180,7 +181,7 @@ class PaperIndex:
             self.open()
         return self._ix
 
-    def sync(self, full: bool = False) -> SyncReport:
+    def sync(self, full: bool = False, progress: Progress = quiet) -> SyncReport:
         """Bring the index in line with ``papers/``: one scandir, reads only changed files."""
         papers_stamp = self.library.papers_dir_stamp()
         old = {} if full else self._read_json("stamps.json")
@@ -195,15 +196,17 @@ class PaperIndex:
         report = SyncReport()
         invalid = {k: v for k, v in self.invalid.items() if k in seen and k not in changed}
         upserts: list[tuple[Record, Stamp]] = []
-        for name in sorted(changed):
-            path = self.library.papers_dir / name
-            try:
-                record = self.library.load_path(path)
-                upserts.append((record, Stamp(*seen[name])))
-            except (RecordError, OSError) as exc:
-                invalid[name] = str(exc)
-                removed.append(name)  # an invalid record is not searchable until fixed
-                seen.pop(name)
+        with progress(len(changed), "reading records") as advance:
+            for name in sorted(changed):
+                advance()
+                path = self.library.papers_dir / name
+                try:
+                    record = self.library.load_path(path)
+                    upserts.append((record, Stamp(*seen[name])))
+                except (RecordError, OSError) as exc:
+                    invalid[name] = str(exc)
+                    removed.append(name)  # an invalid record is not searchable until fixed
+                    seen.pop(name)
         for record, _stamp in upserts:
             if f"{record.id}.yaml" in old:
                 report.updated += 1
@@ -212,7 +215,8 @@ class PaperIndex:
         report.removed = sum(1 for name in removed if name in old)
         if full or upserts or removed:
             fresh = {r.id for r, _s in upserts if full or f"{r.id}.yaml" not in old}
-            self._write(upserts, [n[: -len(".yaml")] for n in removed], clear=full, new=fresh)
+            gone = [n[: -len(".yaml")] for n in removed]
+            self._write(upserts, gone, clear=full, new=fresh, progress=progress)
         self._write_json("stamps.json", seen)
         self.invalid = invalid
         self._write_json(
@@ -253,6 +257,7 @@ class PaperIndex:
         removed: list[str],
         papers_dir=None,
         new: frozenset[str] = frozenset(),
+        progress: Progress = quiet,
     ) -> None:
         """Write index changes, then the stamps and state that describe them."""
         stamps = self._read_json("stamps.json")
@@ -261,7 +266,7 @@ class PaperIndex:
             self.invalid.pop(f"{record.id}.yaml", None)
         for rid in removed:
             stamps.pop(f"{rid}.yaml", None)
-        self._write(upserts, removed, new=new)
+        self._write(upserts, removed, new=new, progress=progress)
         self._write_json("stamps.json", stamps)
         state = self._read_json("state.json")
         if papers_dir is not None:
@@ -269,7 +274,9 @@ class PaperIndex:
         state.update(version=SCHEMA_VERSION, invalid=self.invalid)
         self._write_json("state.json", state)
 
-    def write(self, records: Iterable[Record], new: frozenset[str] = frozenset()) -> None:
+    def write(
+        self, records: Iterable[Record], new: frozenset[str] = frozenset(), progress=quiet
+    ) -> None:
         """Index records that were just saved (under the library lock); *new* names the ids
         that are not in the index yet (added without looking for an old version)."""
         upserts = []
@@ -277,7 +284,9 @@ class PaperIndex:
             stamp = self.library.stamp(record.id)
             if stamp is not None:
                 upserts.append((record, stamp))
-        self._apply(upserts, [], papers_dir=self.library.papers_dir_stamp(), new=new)
+        self._apply(
+            upserts, [], papers_dir=self.library.papers_dir_stamp(), new=new, progress=progress
+        )
 
     def _write(
         self,
@@ -285,6 +294,7 @@ class PaperIndex:
         removed: list[str],
         clear: bool = False,
         new: frozenset[str] = frozenset(),
+        progress: Progress = quiet,
     ) -> None:
         """One writer, one commit. Large batches use both cores (Whoosh's multiprocess
         writer, one segment per process): 2658 papers indexed in 6.3 s instead of 11.4 s."""
@@ -297,11 +307,13 @@ class PaperIndex:
         try:
             for rid in removed:
                 writer.delete_by_term("id", rid)
-            for record, stamp in upserts:
-                if record.id in new:
-                    writer.add_document(**document(record, stamp))
-                else:
-                    writer.update_document(**document(record, stamp))
+            with progress(len(upserts), "indexing") as advance:
+                for record, stamp in upserts:
+                    advance()
+                    if record.id in new:
+                        writer.add_document(**document(record, stamp))
+                    else:
+                        writer.update_document(**document(record, stamp))
         except BaseException:
             writer.cancel()
             raise

@@ -9,7 +9,7 @@ after them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +18,7 @@ from .index import PaperIndex
 from .library import Library
 from .merge import entry_keys, merge_entry, merge_record, new_record, record_keys, same_paper
 from .parsers import Document, Entry, parse_file
+from .progress import Progress, quiet
 from .record import Record, Source
 from .tagging import apply_tags, auto_tags
 from .taxonomy import Taxonomy, load_taxonomy
@@ -152,7 +153,7 @@ def ingest(
     library: Library,
     paths: Iterable[Path],
     taxonomy: Taxonomy | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: Progress = quiet,
 ) -> IngestReport:
     """Ingest documents; raise ``DocumentError``, touching nothing, if one is unusable."""
     parsed: list[tuple[Path, Document, bytes]] = []
@@ -165,27 +166,31 @@ def ingest(
         index = PaperIndex(library).open()
         with index.ix.searcher() as searcher:
             batch = _Batch(library, index, searcher)
-            for path, doc, data in parsed:
-                report.documents.append(
-                    DocumentReport(str(path), doc.format, len(doc.entries), doc.venue, doc.year)
-                )
-                report.warnings += [f"{path}:{w.line}: {w.message}" for w in doc.warnings]
-                stored = library.store_source(path.name, data)
-                for entry in doc.entries:
-                    batch.add(
-                        entry,
-                        Source(stored, path.name, entry.line, doc.format, entry.fields()),
-                        report,
+            total = sum(len(doc.entries) for _p, doc, _d in parsed)
+            with progress(total, "ingesting") as advance:
+                for path, doc, data in parsed:
+                    report.documents.append(
+                        DocumentReport(str(path), doc.format, len(doc.entries), doc.venue, doc.year)
                     )
-                    if progress:
-                        progress(1)
+                    report.warnings += [f"{path}:{w.line}: {w.message}" for w in doc.warnings]
+                    stored = library.store_source(path.name, data)
+                    for entry in doc.entries:
+                        batch.add(
+                            entry,
+                            Source(stored, path.name, entry.line, doc.format, entry.fields()),
+                            report,
+                        )
+                        advance()
         written = []
-        with library.transaction() as txn:  # all records of this ingest, or none
-            for record in (batch.records[rid] for rid in batch.touched):
+        touched = [batch.records[rid] for rid in batch.touched]
+        with library.transaction() as txn, progress(len(touched), "tagging") as advance:
+            for record in touched:  # all records of this ingest are written, or none
+                advance()
                 apply_tags(record, auto_tags(record, taxonomy))
                 if batch.before.get(record.id) != record.to_dict() and txn.save(record):
                     written.append(record)
         report.written = len(written)
         if written:
-            index.write(written, new=frozenset(r.id for r in written if batch.before[r.id] is None))
+            new = frozenset(r.id for r in written if batch.before[r.id] is None)
+            index.write(written, new=new, progress=progress)
     return report

@@ -12,6 +12,7 @@ An untitled paper's title column holds its derived label, marked ``(untitled)``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -24,13 +25,17 @@ from .text import terminal_safe
 UNTITLED = "(untitled)"
 
 
-def on_terminal() -> bool:
-    """Whether stdout is a terminal (or FORCE_COLOR says to act as one), decided without
-    importing Rich: piped output never pays for it."""
-    if os.environ.get("FORCE_COLOR"):
+COLOR = "auto"  # the ``color`` setting: auto (terminal only), always, never
+TERMINAL_LIMIT = 50  # rows a listing shows on a terminal unless --limit or a setting says
+
+
+def on_terminal(stream=None) -> bool:
+    """Whether to draw tables: on a terminal, or when ``color: always`` / FORCE_COLOR ask.
+    Decided without importing Rich: piped output never pays for it."""
+    if COLOR == "always" or os.environ.get("FORCE_COLOR"):
         return True
     try:
-        return sys.stdout.isatty()
+        return (stream or sys.stdout).isatty()
     except (AttributeError, ValueError):
         return False
 
@@ -38,7 +43,64 @@ def on_terminal() -> bool:
 def console(stderr: bool = False):
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+    return Console(
+        stderr=stderr,
+        highlight=False,
+        soft_wrap=False,
+        force_terminal=True if COLOR == "always" else None,
+        no_color=COLOR == "never" or None,
+    )
+
+
+@contextlib.contextmanager
+def progress(total: int, what: str):
+    """A progress bar on stderr (count, rate, time left) when stderr is a terminal; a no-op
+    otherwise. Yields ``advance(n=1)``."""
+    try:
+        interactive = sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        interactive = False
+    if total < 2 or not interactive:
+        yield lambda n=1: None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        def render(self, task):
+            return Text(f"{task.speed:,.0f}/s" if task.speed else "", style="progress.data.speed")
+
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        Rate(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console(stderr=True), transient=True) as bar:
+        task = bar.add_task(what, total=total)
+        yield lambda n=1: bar.advance(task, n)
+
+
+def page(render_into) -> None:
+    """Draw with *render_into(console)*; through $PAGER when it is taller than the terminal."""
+    out = console()
+    with out.capture() as captured:
+        render_into(out)
+    text = captured.get()
+    if text.count("\n") > out.height - 2 and sys.stdin.isatty():
+        os.environ.setdefault("LESS", "FRX")  # like git: quit if one screen, keep colours
+        with out.pager(styles=True):
+            out.print(text, end="", markup=False, highlight=False)
+    else:
+        sys.stdout.write(text)
 
 
 def _plain(value: object) -> str:
@@ -103,7 +165,6 @@ def print_hits(hits: list[Hit], scores: bool, footer: str | None = None) -> None
     from rich.table import Table
     from rich.text import Text
 
-    out = console()
     table = Table(show_edge=False, pad_edge=False, expand=True, header_style="bold")
     table.add_column("#", justify="right", style="dim", no_wrap=True)
     table.add_column("paper (id)", ratio=3, min_width=24, overflow="fold")
@@ -129,9 +190,13 @@ def print_hits(hits: list[Hit], scores: bool, footer: str | None = None) -> None
         if scores:
             row.append(f"{hit.score or 0:.2f}")
         table.add_row(*row)
-    out.print(table)
-    if footer:
-        out.print(Text(footer, style="dim"))
+
+    def draw(out):
+        out.print(table)
+        if footer:
+            out.print(Text(footer, style="dim"))
+
+    page(draw)
 
 
 def _conflict(record: Record, conflict: dict) -> str:

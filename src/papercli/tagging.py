@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from .errors import RecordError, UsageError
 from .library import Library
+from .progress import Progress, quiet
 from .record import Record
 from .taxonomy import TAG_RE, Taxonomy
 
@@ -79,7 +80,7 @@ class RetagReport:
     skipped: list[str] = field(default_factory=list)  # invalid records, with the reason
 
 
-def retag(library: Library, taxonomy: Taxonomy, progress=None) -> RetagReport:
+def retag(library: Library, taxonomy: Taxonomy, progress: Progress = quiet) -> RetagReport:
     """Recompute every record's automatic tags with *taxonomy*; the user's edits stay."""
     from .index import PaperIndex
 
@@ -87,8 +88,10 @@ def retag(library: Library, taxonomy: Taxonomy, progress=None) -> RetagReport:
     with library.lock():
         index = PaperIndex(library).open()
         written = []
-        with library.transaction() as txn:
-            for entry in sorted(library.record_files(), key=lambda e: e.name):
+        files = sorted(library.record_files(), key=lambda e: e.name)
+        with library.transaction() as txn, progress(len(files), "retagging") as advance:
+            for entry in files:
+                advance()
                 try:
                     record = library.load_path(library.papers_dir / entry.name)
                 except RecordError as exc:
@@ -98,8 +101,6 @@ def retag(library: Library, taxonomy: Taxonomy, progress=None) -> RetagReport:
                 if apply_tags(record, auto_tags(record, taxonomy)) and txn.save(record):
                     written.append(record)
                     report.changed.append(record.id)
-                if progress:
-                    progress(1)
         if written:
             index.write(written)
     return report

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from .errors import PapersError
@@ -147,14 +147,29 @@ def parse_taxonomy(data, source: str) -> Taxonomy:
     return Taxonomy(tags, source)
 
 
+_CONFIGURED: Path | None = None  # the ``taxonomy`` setting, when one is made
+
+
+def configure(path: Path | None) -> None:
+    """Use *path* (from ``config.yaml``, ``$PAPERS_TAXONOMY``) when no path is given."""
+    global _CONFIGURED
+    _CONFIGURED = path
+
+
 def load_taxonomy(path: Path | None = None) -> Taxonomy:
-    """*path*, else the config folder's ``taxonomy.yaml`` if present, else the bundled one."""
+    """*path*; else the configured one; else the config folder's ``taxonomy.yaml`` if
+    present; else the bundled one."""
+    if path is None:
+        path = _CONFIGURED or user_taxonomy_path()
+        if path is not _CONFIGURED and not path.is_file():
+            path = PACKAGE_FILE
+    return _load(path)
+
+
+@lru_cache(maxsize=4)
+def _load(path: Path) -> Taxonomy:
     from .library import load_yaml
 
-    if path is None:
-        path = user_taxonomy_path()
-        if not path.is_file():
-            path = PACKAGE_FILE
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:

@@ -27,6 +27,21 @@ FORMATS: dict[str, tuple[str, dict]] = {
 }
 
 
-def render(fmt: str, records: list[Record]) -> str:
+class _Counted(list):
+    """The records, advancing a progress bar as an exporter walks through them."""
+
+    def __init__(self, records: list[Record], advance) -> None:
+        super().__init__(records)
+        self.advance = advance
+
+    def __iter__(self):
+        for record in super().__iter__():
+            yield record
+            self.advance()
+
+
+def render(fmt: str, records: list[Record], advance=None) -> str:
     module, options = FORMATS[fmt]
+    if advance is not None:
+        records = _Counted(records, advance)
     return importlib.import_module(f"{__name__}.{module}").render(records, **options)

@@ -1,0 +1,127 @@
+"""Settings, and where each one came from: default < config file < environment < flag.
+
+The config file is ``config.yaml`` in the platform's user config folder
+(``~/.config/papers/config.yaml`` on Linux; ``$PAPERS_CONFIG`` names another file):
+
+    library: ~/papers              # where the library lives
+    export_format: biblatex        # papers export's default --format
+    taxonomy: ~/papers/topics.yaml # replaces the bundled taxonomy
+    limit: 50                      # at most this many results (search, list, similar)
+    color: auto                    # auto (on a terminal), always, never
+
+``papers config`` prints the effective settings and their origins. A file that does not
+parse or validate is an error naming the key, never silently ignored.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import UsageError
+
+EXPORT_FORMATS = ("markdown", "bibtex", "biblatex", "csl-json", "json", "yaml")
+COLORS = ("auto", "always", "never")
+KEYS = ("library", "export_format", "taxonomy", "limit", "color")
+ENV = {
+    "library": "PAPERS_LIBRARY",
+    "export_format": "PAPERS_EXPORT_FORMAT",
+    "taxonomy": "PAPERS_TAXONOMY",
+    "limit": "PAPERS_LIMIT",
+    "color": "PAPERS_COLOR",
+}
+
+
+@dataclass
+class Setting:
+    value: Any
+    origin: str  # "default", "file", "environment" or "flag"
+    where: str = ""  # the file or variable it came from
+
+    def describe(self) -> str:
+        return self.origin + (f": {self.where}" if self.where else "")
+
+
+def config_path() -> Path:
+    if os.environ.get("PAPERS_CONFIG"):
+        return Path(os.environ["PAPERS_CONFIG"]).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("papers", appauthor=False)) / "config.yaml"
+
+
+def default_library() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("papers", appauthor=False))
+
+
+def _check(key: str, value: Any, where: str) -> Any:
+    """A setting's value in its proper type, or a UsageError that names the key."""
+    if key in ("library", "taxonomy"):
+        if not isinstance(value, str) or not value.strip():
+            raise UsageError(f"{where}: {key!r} must be a path")
+        return Path(value).expanduser()
+    if key == "export_format":
+        if value not in EXPORT_FORMATS:
+            raise UsageError(f"{where}: {key!r} must be one of {', '.join(EXPORT_FORMATS)}")
+        return value
+    if key == "limit":
+        if isinstance(value, str) and value.isdigit():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise UsageError(f"{where}: {key!r} must be a whole number of at least 1")
+        return value
+    if value not in COLORS:
+        raise UsageError(f"{where}: {key!r} must be one of {', '.join(COLORS)}")
+    return value
+
+
+def _file_settings(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: cannot read the config file ({exc})") from None
+    from .errors import RecordError
+    from .library import load_yaml
+
+    try:
+        data = load_yaml(text, str(path))
+    except RecordError as exc:
+        raise UsageError(str(exc)) from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise UsageError(f"{path}: the config file must be a mapping of settings")
+    for key in data:
+        if key not in KEYS:
+            raise UsageError(f"{path}: unknown setting {key!r} (known: {', '.join(KEYS)})")
+    return data
+
+
+def load(flags: dict[str, Any] | None = None) -> dict[str, Setting]:
+    """Every setting with its effective value and origin."""
+    path = config_path()
+    from_file = _file_settings(path)
+    settings = {
+        "library": Setting(default_library(), "default"),
+        "export_format": Setting("markdown", "default"),
+        "taxonomy": Setting(None, "default"),
+        "limit": Setting(None, "default"),
+        "color": Setting("auto", "default"),
+    }
+    for key, value in from_file.items():
+        settings[key] = Setting(_check(key, value, str(path)), "file", str(path))
+    for key, var in ENV.items():
+        if os.environ.get(var):
+            settings[key] = Setting(_check(key, os.environ[var], var), "environment", var)
+    if "NO_COLOR" in os.environ and os.environ["NO_COLOR"] != "":  # https://no-color.org
+        settings["color"] = Setting("never", "environment", "NO_COLOR")
+    for key, value in (flags or {}).items():
+        if value is not None:
+            settings[key] = Setting(_check(key, value, f"--{key.replace('_', '-')}"), "flag")
+    return settings
