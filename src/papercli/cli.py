@@ -41,7 +41,7 @@ app = typer.Typer(
     name="papers",
     help=HELP,
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     rich_markup_mode="rich",
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -53,6 +53,42 @@ class State:
 
 
 STATE = State()
+
+
+def _completion_library(ctx: typer.Context):
+    from .library import Library
+
+    root = ctx.find_root().params.get("library")
+    if root:
+        return Library(Path(root))
+    return Library(_settings()["library"].value)
+
+
+def complete_ids(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Paper ids for shell completion, read from the index's stamp list: no Whoosh, no YAML."""
+    import json
+
+    library = _completion_library(ctx)
+    try:
+        names = json.loads((library.index_dir / "stamps.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        names = {entry.name: None for entry in library.record_files()}
+    ids = sorted(name[: -len(".yaml")] for name in names)
+    return [rid for rid in ids if rid.startswith(incomplete)][:500]
+
+
+def complete_tags(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Tags in the library and in the taxonomy, for shell completion."""
+    from . import query as q
+    from .index import PaperIndex
+    from .taxonomy import load_taxonomy
+
+    tags = set(load_taxonomy().tags)
+    library = _completion_library(ctx)
+    if library.index_dir.exists():
+        tags |= {t for t, _n in q.tag_counts(PaperIndex(library).open(refresh=False))}
+    return sorted(t for t in tags if t.startswith(incomplete.lower()))
+
 
 LibraryOpt = Annotated[
     Path | None,
@@ -69,7 +105,12 @@ IdsOpt = Annotated[
 ]
 TagOpt = Annotated[
     list[str] | None,
-    typer.Option("--tag", "-t", help="Only papers with this tag (repeat: all must match)."),
+    typer.Option(
+        "--tag",
+        "-t",
+        help="Only papers with this tag (repeat: all must match).",
+        autocompletion=complete_tags,
+    ),
 ]
 VenueOpt = Annotated[str | None, typer.Option("--venue", help="Only papers of this venue.")]
 YearOpt = Annotated[int | None, typer.Option("--year", help="Only papers of this year.")]
@@ -294,7 +335,12 @@ def search(
 @app.command(short_help="List the papers closest to one paper.")
 @handle_errors
 def similar(
-    paper_id: Annotated[str, typer.Argument(metavar="ID", help="A paper id (or a unique prefix).")],
+    paper_id: Annotated[
+        str,
+        typer.Argument(
+            metavar="ID", help="A paper id (or a unique prefix).", autocompletion=complete_ids
+        ),
+    ],
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="Show the closest N.")] = 10,
     json: JsonOpt = False,
 ) -> None:
@@ -385,7 +431,10 @@ def tags(
 @app.command(short_help="Add or remove tags by hand.")
 @handle_errors
 def tag(
-    paper_ids: Annotated[list[str], typer.Argument(metavar="ID...", help="Papers to tag.")],
+    paper_ids: Annotated[
+        list[str],
+        typer.Argument(metavar="ID...", help="Papers to tag.", autocompletion=complete_ids),
+    ],
     add: Annotated[
         list[str] | None, typer.Option("--add", "-a", help="Tag to add (repeatable).")
     ] = None,
@@ -442,7 +491,12 @@ def retag() -> None:
 @app.command(short_help="Show one paper and where each field came from.")
 @handle_errors
 def show(
-    paper_id: Annotated[str, typer.Argument(metavar="ID", help="A paper id (or a unique prefix).")],
+    paper_id: Annotated[
+        str,
+        typer.Argument(
+            metavar="ID", help="A paper id (or a unique prefix).", autocompletion=complete_ids
+        ),
+    ],
     json: JsonOpt = False,
 ) -> None:
     """Show one paper: every field, where each came from, and where sources disagree.
@@ -563,7 +617,12 @@ def index(
 @app.command(short_help="Edit a record in $EDITOR; saved only if it validates.")
 @handle_errors
 def edit(
-    paper_id: Annotated[str, typer.Argument(metavar="ID", help="A paper id (or a unique prefix).")],
+    paper_id: Annotated[
+        str,
+        typer.Argument(
+            metavar="ID", help="A paper id (or a unique prefix).", autocompletion=complete_ids
+        ),
+    ],
 ) -> None:
     """Edit one record in $VISUAL or $EDITOR; it is saved only if it still validates.
 
@@ -657,3 +716,24 @@ def config_(json: JsonOpt = False) -> None:
     typer.echo(f"config file: {path}" + ("" if path.exists() else " (not present)"))
     for key, value, s in rows:
         typer.echo(f"{key}\t{value}\t{s.describe()}")
+
+
+@app.command(short_help="Papers per venue, year, category, source, language and tag.")
+@handle_errors
+def stats(json: JsonOpt = False) -> None:
+    """An overview of the library: papers per venue, year, category, source document and
+    tag, titled against untitled, and which languages their texts are in.
+
+    \b
+    Examples:
+      papers stats
+      papers stats --json
+    """
+    from . import query as q
+    from . import render
+
+    overview = q.stats(_index())
+    if json:
+        render.print_json({section: dict(rows) for section, rows in overview.items()})
+    else:
+        render.print_stats(overview)

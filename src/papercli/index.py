@@ -32,7 +32,7 @@ from .progress import Progress, quiet
 from .record import Record
 from .text import strip_controls
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 PARALLEL_FROM = 1000  # records in one write before a second indexing process pays off
 
 
@@ -63,6 +63,7 @@ def make_schema():
         year=fields.NUMERIC(int, bits=16, signed=False),
         category=fields.KEYWORD(commas=True, lowercase=True),
         keys=fields.KEYWORD(commas=True),
+        facets=fields.KEYWORD(commas=True),  # "venue:ICLR,year:2026,…" for papers stats
         sortkey=fields.ID(sortable=True),
         stamp=fields.STORED,
         data=fields.STORED,
@@ -92,10 +93,26 @@ def document(record: Record, stamp: Stamp) -> dict:
         "year": record.year or 0,
         "category": ",".join(c.replace(",", " ") for c in record.categories),
         "keys": ",".join(record_keys(record)),
+        "facets": ",".join(v.replace(",", " ") for v in facets(record)),
         "sortkey": record.label.casefold(),
         "stamp": stamp.as_list(),
         "data": json.dumps(record.to_dict(), ensure_ascii=False),
     }
+
+
+def facets(record: Record) -> list[str]:
+    """What ``papers stats`` counts, one ``kind:value`` per fact."""
+    out = [f"venue:{record.venue or '(none)'}", f"year:{record.year or '(none)'}"]
+    out += [f"category:{c}" for c in record.categories]
+    out += [f"source:{name}" for name in dict.fromkeys(s.name for s in record.sources)]
+    out.append("title:titled" if record.title else "title:untitled")
+    languages = [
+        lang
+        for lang, text in (("English", record.abstract), ("Chinese", record.summary_zh))
+        if text
+    ]
+    out.append("languages:" + (" + ".join(languages) or "title only"))
+    return out
 
 
 @dataclass

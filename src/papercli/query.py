@@ -175,6 +175,29 @@ def tag_counts(index: PaperIndex) -> list[tuple[str, int]]:
     return sorted(counts, key=lambda tc: (-tc[1], tc[0]))
 
 
+STAT_SECTIONS = ("venue", "year", "category", "source", "title", "languages")
+
+
+def stats(index: PaperIndex) -> dict[str, list[tuple[str, int]]]:
+    """Papers per venue, year, category, source document, titled/untitled, languages, tag."""
+    from whoosh import query
+
+    out: dict[str, list[tuple[str, int]]] = {s: [] for s in STAT_SECTIONS}
+    with index.ix.searcher() as searcher:
+        for term in searcher.lexicon("facets"):
+            text = term.decode("utf-8")
+            section, _sep, value = text.partition(":")
+            n = len(list(searcher.docs_for_query(query.Term("facets", text))))
+            if n and section in out:
+                out[section].append((value, n))
+    for section, rows in out.items():
+        numeric = section == "year"
+        rows.sort(key=lambda r: (r[0],) if numeric else (-r[1], r[0]))
+    out["tag"] = tag_counts(index)
+    out["papers"] = [("all", index.doc_count())]
+    return out
+
+
 def get_paper(index: PaperIndex, rid: str) -> Hit:
     """One paper by id (exact, or a unique prefix)."""
     from whoosh import query

@@ -282,3 +282,39 @@ def print_tag_counts(rows: list[tuple[str, int, list[str]]], aliases: bool = Fal
             row.append(Text(terminal_safe(", ".join(names))))
         table.add_row(*row)
     out.print(table)
+
+
+def print_stats(stats: dict[str, list[tuple[str, int]]]) -> None:
+    """Each section a table with a bar per count (terminal), or ``section  value  count``."""
+    if not on_terminal():
+        for section, rows in stats.items():
+            for value, n in rows:
+                sys.stdout.write(f"{section}\t{_plain(value)}\t{n}\n")
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    tables = []
+    for section, rows in stats.items():
+        if section == "papers":
+            continue
+        top = max((n for _v, n in rows), default=1) or 1
+        table = Table(title=section, title_justify="left", show_edge=False, header_style="bold")
+        table.add_column(section, no_wrap=True, max_width=48)
+        table.add_column("papers", justify="right")
+        table.add_column("", no_wrap=True)
+        for value, n in rows:
+            table.add_row(
+                Text(terminal_safe(value)),
+                str(n),
+                Text("█" * max(1, round(24 * n / top)), style="blue"),
+            )
+        tables.append(table)
+
+    def draw(out):
+        out.print(Text(f"{stats['papers'][0][1]} papers", style="bold"))
+        for table in tables:
+            out.print()
+            out.print(table)
+
+    page(draw)
