@@ -177,7 +177,7 @@ def test_ingest_reports_and_is_idempotent(tmp_path):
         (None, "papers: {path}: no such file\n"),
         (b"", "papers: {path}: the document is empty\n"),
         (b"\x89PNG\r\n\x1a\n\x00\x00", "papers: {path}: looks like a binary file, not a text document\n"),
-        (b"hello\nworld\n", "papers: {path}: not a recognised paper list (expected a digest page, an abstract list or a papers JSON/YAML export)\n"),
+        (b"hello\nworld\n", "papers: {path}: not a recognised paper list (expected a digest page, an abstract list, a BibTeX file or a papers JSON/YAML export)\n"),
     ],
 )  # fmt: skip
 def test_unusable_input_is_one_line_exit_2_and_touches_nothing(tmp_path, content, message):

@@ -172,7 +172,7 @@ def test_text_outside_entries_is_reported_with_its_line():
         (b"", "x.txt: the document is empty"),
         (b"\n \n\t\n", "x.txt: the document is empty"),
         (b"\x00\x01\x02binary\x00", "x.txt: looks like a binary file, not a text document"),
-        (b"just a note\nnothing else\n", "x.txt: not a recognised paper list (expected a digest page, an abstract list or a papers JSON/YAML export)"),
+        (b"just a note\nnothing else\n", "x.txt: not a recognised paper list (expected a digest page, an abstract list, a BibTeX file or a papers JSON/YAML export)"),
         (b"caf\xe9 au lait\n", "x.txt: not valid UTF-8 (byte 3: 0xe9) and not GB18030 Chinese text; save it as UTF-8"),
         (b"\xff\xfeA\x00\x00\xd8", "x.txt: invalid utf-16 at byte 4 despite its byte-order mark"),
     ],

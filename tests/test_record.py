@@ -32,7 +32,7 @@ def full_record() -> Record:
 
 def test_to_dict_has_fields_in_order_and_omits_empty_optional_sections():
     data = full_record().to_dict()
-    assert list(data) == [f for f in FIELDS if f not in ("tag_edits", "conflicts")]
+    assert list(data) == [f for f in FIELDS if f not in ("authors", "tag_edits", "conflicts")]
 
 
 def test_yaml_round_trip_is_exact():

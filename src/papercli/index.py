@@ -32,7 +32,7 @@ from .progress import Progress, quiet
 from .record import Record
 from .text import strip_controls
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 6
 PARALLEL_FROM = 1000  # records in one write before a second indexing process pays off
 
 
@@ -53,6 +53,7 @@ def make_schema():
         citekey=fields.ID(),
         title=text(4.0),
         name=text(4.0),
+        author=text(2.0),
         tag=fields.KEYWORD(commas=True, lowercase=True, scorable=True, field_boost=2.0),
         abstract=text(1.0),
         summary=text(1.0),
@@ -85,6 +86,7 @@ def document(record: Record, stamp: Stamp) -> dict:
         "citekey": record.citekey or "",
         "title": text(record.title),
         "name": text(record.short_name),
+        "author": text("; ".join(record.authors)),
         "tag": ",".join(record.tags),
         "abstract": text(record.abstract),
         "summary": text(record.summary_zh),

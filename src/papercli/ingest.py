@@ -20,7 +20,7 @@ from .merge import entry_keys, merge_entry, merge_record, new_record, record_key
 from .parsers import Document, Entry, parse_file
 from .progress import Progress, quiet
 from .record import Record, Source
-from .tagging import apply_tags, auto_tags
+from .tagging import apply_tags, auto_tags, keep_keywords
 from .taxonomy import Taxonomy, load_taxonomy
 
 
@@ -64,6 +64,7 @@ class _Batch:
         self.owner: dict[str, str] = {}  # identity key -> id
         self.citekeys: set[str] = index.citekeys()
         self.touched: list[str] = []  # ids created or merged into, in order
+        self.keywords: dict[str, set[str]] = {}  # tags a source gave (BibTeX keywords)
 
     def remember(self, record: Record, touched: bool = False) -> None:
         if touched and record.id not in self.touched:
@@ -131,6 +132,8 @@ class _Batch:
                 merge_entry(record, entry, source)
                 self.remember(record, touched=True)
                 outcome = "merged"
+        if entry.keywords:
+            self.keywords.setdefault(record.id, set()).update(entry.keywords)
         if outcome == "unchanged":
             report.unchanged += 1
         else:
@@ -141,9 +144,12 @@ class _Batch:
             entry.venue, entry.year, entry.short_name, entry.title, entry.abstract, entry.summary_zh
         )
         rid = ids.unique_id(base, lambda i: i in self.records or self.library.exists(i))
-        key = ids.base_citekey(entry.short_name, entry.title, entry.abstract, entry.year)
         record = new_record(rid, entry, source)
-        record.citekey = ids.unique_citekey(key, self.citekeys.__contains__)
+        if entry.citekey and entry.citekey not in self.citekeys:
+            record.citekey = entry.citekey  # the source's own key (BibTeX), when free
+        else:
+            key = ids.base_citekey(entry.short_name, entry.title, entry.abstract, entry.year)
+            record.citekey = ids.unique_citekey(key, self.citekeys.__contains__)
         self.before[rid] = None
         self.remember(record, touched=True)
         return record
@@ -186,7 +192,9 @@ def ingest(
         with library.transaction() as txn, progress(len(touched), "tagging") as advance:
             for record in touched:  # all records of this ingest are written, or none
                 advance()
-                apply_tags(record, auto_tags(record, taxonomy))
+                auto = auto_tags(record, taxonomy)
+                keep_keywords(record, batch.keywords.get(record.id, set()) - auto)
+                apply_tags(record, auto)
                 if batch.before.get(record.id) != record.to_dict() and txn.save(record):
                     written.append(record)
         report.written = len(written)

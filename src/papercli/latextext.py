@@ -27,6 +27,7 @@ _MACRO = rf"\\[A-Za-z]+\*?(?:\[[^\]{{}}]*\])?(?:{_ARG})*"
 _PIECE_RE = re.compile(
     rf"(?P<math>{MATH_RE.pattern})"
     rf"|(?P<macro>{_MACRO})"
+    r"|(?P<accent>\\['\"`^~=.](?:\{[A-Za-z]?\}|[A-Za-z]))"
     r"|(?P<escape>\\[%&#$_{}\\ ])"
     r"|(?P<quote>``(?P<quoted>.+?)(?:''|``|\"))"
     r"|(?P<dash>-{2,3})",
@@ -52,6 +53,19 @@ def _known_macros() -> frozenset[str]:
     return frozenset(m.macroname for cat in db.categories() for m in db.iter_macro_specs([cat]))
 
 
+@lru_cache(maxsize=1)
+def _encoded_chars() -> dict[str, str]:
+    """Macro name → character, from pylatexenc's own Unicode-to-LaTeX table."""
+    from pylatexenc.latexencode import get_builtin_uni2latex_dict
+
+    out = {}
+    for code, latex in get_builtin_uni2latex_dict().items():
+        m = re.fullmatch(r"\\([A-Za-z]+)(?:\{\})?", latex.strip())
+        if m:
+            out.setdefault(m.group(1), chr(code))
+    return out
+
+
 @lru_cache(maxsize=4096)
 def _latex_piece(piece: str) -> str:
     """One math span or one macro call, through pylatexenc (raw ^ and ~ kept as text)."""
@@ -61,8 +75,21 @@ def _latex_piece(piece: str) -> str:
         return piece
 
 
+# Text macros our own BibTeX export writes, read back exactly (pylatexenc lacks or alters them).
+_OWN_MACROS = {"textbraceleft": "{", "textbraceright": "}", "textasciicircum": "^",
+               "textasciitilde": "~", "textbackslash": "\\"}  # fmt: skip
+
+
 def _macro(piece: str) -> str:
     name = re.match(r"\\([A-Za-z]+)", piece).group(1)
+    if name in _OWN_MACROS and piece[len(name) + 1 :] in ("", "{}"):
+        return _OWN_MACROS[name]
+    if name not in _known_macros() and piece[len(name) + 1 :] in ("", "{}"):
+        char = _encoded_chars().get(
+            name
+        )  # \textrightarrow, which pylatexenc writes but cannot read
+        if char:
+            return char
     if name in _known_macros():
         args = piece[len(name) + 1 :]
         # convert the arguments' own prose first, so "\emph{5% of it}" keeps its %
@@ -101,6 +128,8 @@ def _prose(text: str) -> str:
             out.append(_latex_piece(piece))
         elif m.group("macro") is not None:
             out.append(_macro(piece))
+        elif m.group("accent") is not None:
+            out.append(_latex_piece(piece))
         elif m.group("escape") is not None:
             out.append(piece[1] if piece[1] != "\\" else "\\")
         elif m.group("quote") is not None:
@@ -112,11 +141,40 @@ def _prose(text: str) -> str:
     return "".join(out)
 
 
+def _ungroup(text: str) -> str:
+    """Drop balanced grouping braces in the prose between LaTeX pieces (``{\\ensuremath{\\Pi}}net``
+    → ``\\ensuremath{\\Pi}net``); braces with no partner stay: they are text."""
+    if "{" not in text:
+        return text
+    spans = [(m.start(), m.end()) for m in _PIECE_RE.finditer(text)]
+    stack: list[int] = []
+    drop: set[int] = set()
+    inside = 0
+    for i, ch in enumerate(text):
+        while inside < len(spans) and spans[inside][1] <= i:
+            inside += 1
+        if inside < len(spans) and spans[inside][0] <= i < spans[inside][1]:
+            continue  # part of a macro's arguments, math or an escape
+        if ch == "{":
+            stack.append(i)
+        elif ch == "}" and stack:
+            drop.update((stack.pop(), i))
+    if not drop:
+        return text
+    out: list[str] = []
+    for i, ch in enumerate(text):
+        if i not in drop:
+            out.append(ch)
+        elif ch == "}" and re.search(r"\\[A-Za-z]+$", "".join(out[-40:])):
+            out.append("{}")  # "{\\textrightarrow}LLM": keep the macro's name from running on
+    return "".join(out)
+
+
 def latex_to_text(text: str) -> str:
     """Plain Unicode reading of prose that carries LaTeX and Markdown leftovers."""
     if not _HINT_RE.search(text):
         return text
-    return _WS_RE.sub(" ", _prose(text)).strip()
+    return _WS_RE.sub(" ", _prose(_ungroup(text))).strip()
 
 
 def _balanced(text: str) -> bool:

@@ -31,6 +31,12 @@ if TYPE_CHECKING:  # importing parsers compiles their patterns: not on a search'
 MERGED_FIELDS = ("title", "short_name", "abstract", "summary_zh")
 
 
+def text_key(text: str) -> str:
+    """What two spellings of the same text share: its plain reading (LaTeX and Markdown read
+    as text), case-folded, without spaces, punctuation or dash style."""
+    return fold_key(latex_to_text(text))
+
+
 def _venue_year(venue: str | None, year: int | None) -> str:
     return f"{fold_key(venue or '')}{year or ''}"
 
@@ -43,10 +49,10 @@ def identity_keys(
     abstract: str | None,
 ) -> list[str]:
     keys = []
-    if title and fold_key(title):
-        keys.append(f"t:{_venue_year(venue, year)}:{fold_key(title)}")
-    if abstract and fold_key(abstract):
-        keys.append("a:" + hashlib.sha1(fold_key(abstract).encode("utf-8")).hexdigest()[:20])
+    if title and text_key(title):
+        keys.append(f"t:{_venue_year(venue, year)}:{text_key(title)}")
+    if abstract and text_key(abstract):
+        keys.append("a:" + hashlib.sha1(text_key(abstract).encode("utf-8")).hexdigest()[:20])
     if short_name and fold_key(short_name):
         keys.append(f"n:{_venue_year(venue, year)}:{fold_key(short_name)}")
     return keys
@@ -80,9 +86,9 @@ def same_paper(record: Record, entry: Entry) -> bool:
         return True
     if not shared:
         return False
-    if record.title and entry.title and fold_key(record.title) != fold_key(entry.title):
+    if record.title and entry.title and text_key(record.title) != text_key(entry.title):
         return False
-    if record.abstract and entry.abstract and fold_key(record.abstract) != fold_key(entry.abstract):
+    if record.abstract and entry.abstract and text_key(record.abstract) != text_key(entry.abstract):
         return False
     title = record.title or entry.title
     abstract = record.abstract or entry.abstract
@@ -95,6 +101,7 @@ def new_record(rid: str, entry: Entry, source: Source) -> Record:
     return Record(
         id=rid,
         title=entry.title,
+        authors=list(entry.authors),
         short_name=entry.short_name,
         venue=entry.venue,
         year=entry.year,
@@ -117,13 +124,15 @@ def merge_entry(record: Record, entry: Entry, source: Source) -> None:
             continue
         if not old:
             setattr(record, name, new)
-        elif fold_key(old) != fold_key(new):
+        elif text_key(old) != text_key(new):
             conflict = {"field": name, "value": new, "source": f"{source.name}:{source.line}"}
             if conflict not in record.conflicts:
                 record.conflicts.append(conflict)
     for name in ("categories", "urls"):
         values = getattr(record, name)
         values.extend(v for v in getattr(entry, name) if v not in values)
+    if entry.authors and not record.authors:
+        record.authors = list(entry.authors)
     if record.venue is None:
         record.venue, record.year = entry.venue, entry.year
     record.sources.append(source)
@@ -135,13 +144,15 @@ def merge_record(record: Record, other: Record) -> None:
         new, old = getattr(other, name), getattr(record, name)
         if new and not old:
             setattr(record, name, new)
-        elif new and fold_key(old) != fold_key(new):
+        elif new and text_key(old) != text_key(new):
             conflict = {"field": name, "value": new, "source": f"record {other.id}"}
             if conflict not in record.conflicts:
                 record.conflicts.append(conflict)
     for name in ("categories", "urls"):
         values = getattr(record, name)
         values.extend(v for v in getattr(other, name) if v not in values)
+    if other.authors and not record.authors:
+        record.authors = list(other.authors)
     if record.venue is None:
         record.venue, record.year = other.venue, other.year
     seen = {(s.document, s.line) for s in record.sources}

@@ -6,7 +6,7 @@
     "vehicle routing"           a phrase; Chinese phrases too ("联邦学习框架")
     optim*                      a prefix
     federatd~                   a fuzzy word (one edit away; ~2 for two)
-    title:muon  name:QZO  tag:联邦学习  venue:ICLR  category:优化/理论  abstract:…  summary:…
+    title:muon  name:QZO  author:smith  tag:联邦学习  venue:ICLR  category:优化/理论  abstract:…
     year:2026  year:2025..2026  year:>=2025
 
 Whoosh accepts almost any string and quietly drops what it cannot parse. A search tool
@@ -20,9 +20,15 @@ import re
 
 from .errors import UsageError
 
-TEXT_FIELDS = ("title", "name", "tag", "abstract", "summary")
+TEXT_FIELDS = ("title", "name", "author", "tag", "abstract", "summary")
 FIELDS = (*TEXT_FIELDS, "venue", "year", "category")
-FIELD_ALIASES = {"tags": "tag", "short_name": "name", "zh": "summary", "summary_zh": "summary"}
+FIELD_ALIASES = {
+    "tags": "tag",
+    "short_name": "name",
+    "zh": "summary",
+    "summary_zh": "summary",
+    "authors": "author",
+}
 OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 
 # A quoted phrase, a parenthesis, or a run of other non-space characters.

@@ -23,6 +23,7 @@ FIELDS = (
     "id",
     "citekey",
     "title",
+    "authors",
     "short_name",
     "venue",
     "year",
@@ -68,6 +69,7 @@ class Record:
     id: str
     citekey: str | None = None  # BibTeX key: unique in the library, kept once given
     title: str | None = None
+    authors: list[str] = field(default_factory=list)  # as written: "Family, Given" (BibTeX)
     short_name: str | None = None
     venue: str | None = None
     year: int | None = None
@@ -107,6 +109,10 @@ class Record:
             "id": self.id,
             "citekey": self.citekey,
             "title": self.title,
+        }
+        if self.authors:  # none of our digests names authors: the key appears when known
+            out["authors"] = list(self.authors)
+        out |= {
             "short_name": self.short_name,
             "venue": self.venue,
             "year": self.year,
@@ -153,6 +159,7 @@ class Record:
             id=rid,
             citekey=citekey,
             title=_opt_str(data.get("title"), f"{where}.title"),
+            authors=_str_list(data.get("authors") or [], f"{where}.authors"),
             short_name=_opt_str(data.get("short_name"), f"{where}.short_name"),
             venue=_opt_str(data.get("venue"), f"{where}.venue"),
             year=year,

@@ -40,6 +40,16 @@ def apply_tags(record: Record, auto: set[str]) -> bool:
     return changed
 
 
+def keep_keywords(record: Record, keywords: set[str]) -> None:
+    """Tags a source gave that the taxonomy does not: kept as the user's own (unless the
+    user removed them)."""
+    removed = set(record.tag_edits.get("removed", []))
+    extra = {k for k in keywords if TAG_RE.match(k)} - removed
+    added = set(record.tag_edits.get("added", []))
+    if extra - added:
+        record.tag_edits["added"] = sorted(added | extra)
+
+
 def normalise_tag(name: str, taxonomy: Taxonomy) -> str:
     """A taxonomy tag for any alias (联邦学习 → federated-learning), or the user's own tag
     in kebab-case (``Reading List`` → ``reading-list``)."""

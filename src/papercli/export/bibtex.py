@@ -63,6 +63,10 @@ def entry(record: Record, ascii_only: bool) -> str:
         notes.append(DERIVED_NOTE)
     fields: list[tuple[str, str | None]] = [
         ("title", _field("title", title, ascii_only, notes, protect=True)),
+        (
+            "author",
+            " and ".join(_field("author", a, ascii_only, notes) or "" for a in record.authors),
+        ),
         ("booktitle", _field("booktitle", full_name(record.venue) or "", ascii_only, notes)),
         ("year", str(record.year) if record.year else None),
         ("abstract", _field("abstract", record.abstract or "", ascii_only, notes)),

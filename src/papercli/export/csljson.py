@@ -26,6 +26,13 @@ def _text(value: str | None) -> str | None:
     return _TAG_OPEN_RE.sub("<\u200b", latex_to_text(value))
 
 
+def _name(author: str) -> dict:
+    family, comma, given = author.partition(",")
+    if comma:
+        return {"family": _text(family.strip()), "given": _text(given.strip())}
+    return {"literal": _text(author)}
+
+
 def item(record: Record) -> dict:
     title = record.title or derived_title(record)
     data = {
@@ -34,6 +41,7 @@ def item(record: Record) -> dict:
         "type": "paper-conference" if record.venue else "article",
         "title": f'<span class="nocase">{_text(title)}</span>',
         "title-short": _text(record.short_name),
+        "author": [_name(a) for a in record.authors] or None,
         "container-title": full_name(record.venue),
         "event-title": full_name(record.venue),
         "issued": {"date-parts": [[record.year]]} if record.year else None,

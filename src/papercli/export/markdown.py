@@ -58,6 +58,8 @@ def render(records: list[Record]) -> str:
     for r in records:
         lines += ["", f'<a id="{r.id}"></a>', "", f"## {_title(r)}", ""]
         facts = [f"`{r.id}`"]
+        if r.authors:
+            facts.append(inline("; ".join(r.authors)))
         if r.venue or r.year:
             facts.append(inline(f"{r.venue or ''} {r.year or ''}"))
         if r.tags:

@@ -10,13 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import DocumentError
-from . import abstracts, digest, records
+from . import abstracts, bibtex, digest, records
 from .base import Document, Entry, ParseWarning
 from .decode import decode
 
 __all__ = ["FORMATS", "MAX_BYTES", "Document", "Entry", "ParseWarning", "parse_bytes", "parse_file"]
 
-FORMATS = (records, digest, abstracts)
+FORMATS = (records, bibtex, digest, abstracts)
 MAX_BYTES = 64 * 1024 * 1024  # a paper list this large is not a paper list
 MAX_LINE = 256 * 1024  # no entry of any format is this long on one line
 
@@ -36,7 +36,7 @@ def parse_bytes(data: bytes, path: str) -> Document:
         header = _header_only(lines)
         if header:
             raise DocumentError(path, f"has a header ({header}) but no paper entries")
-        kinds = [f.DESCRIPTION for f in (digest, abstracts, records)]
+        kinds = [f.DESCRIPTION for f in (digest, abstracts, bibtex, records)]
         names = ", ".join(kinds[:-1]) + " or " + kinds[-1]
         raise DocumentError(path, f"not a recognised paper list (expected {names})")
     doc = matches[0].parse(lines)

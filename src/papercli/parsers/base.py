@@ -28,12 +28,15 @@ class Entry:
     categories: list[str] = field(default_factory=list)
     venue: str | None = None
     year: int | None = None
+    authors: list[str] = field(default_factory=list)
+    citekey: str | None = None  # a key the source gives (BibTeX), kept when free
+    keywords: list[str] = field(default_factory=list)  # tags the source gives
     record: Record | None = None  # a whole record, from a records export read back in
 
     def fields(self) -> list[str]:
         """Names of the record fields this entry supplies (for provenance)."""
-        names = ["title", "short_name", "abstract", "summary_zh"]
-        return [n for n in names if getattr(self, n)] + (["urls"] if self.urls else [])
+        names = ["title", "authors", "short_name", "abstract", "summary_zh", "urls"]
+        return [n for n in names if getattr(self, n)]
 
 
 @dataclass

@@ -1,0 +1,138 @@
+"""BibTeX files (``refs.bib``), read with bibtexparser and mapped onto records.
+
+    title        title (LaTeX read as text; math kept as $…$)
+    author       authors ("Family, Given" as written)
+    booktitle / journal / venue / eventtitle
+                 venue (a known full name becomes its short form: ICLR, NeurIPS, …)
+    year / date  year
+    abstract     abstract
+    annotation / annote
+                 summary_zh, when it is Chinese text
+    keywords     tags (the ones the taxonomy would not give are kept as your own)
+    shorthand    short name
+    url / doi    urls
+    the entry key
+                 citation key, kept when no other paper has it
+
+An entry written by ``papers export`` with a derived title (its ``note`` says so) comes
+back untitled, as it was. Fields with no place in a record are named in one warning,
+and the source copy keeps them. Entries bibtexparser cannot read are reported with their
+line and skipped.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+
+from ..latextext import latex_to_text, segments_of_math
+from ..text import collapse_ws, has_cjk
+from ..venues import FULL_NAMES, canonical_venue
+from . import shortname
+from .base import URL_RE, Document, Entry
+
+NAME = "bibtex"
+DESCRIPTION = "a BibTeX file"
+
+_ENTRY_START_RE = re.compile(r"^\s*@\s*([A-Za-z]+)\s*[{(]")
+_IGNORED_TYPES = {"comment", "string", "preamble"}
+_USED = {"title", "author", "booktitle", "journal", "journaltitle", "venue", "eventtitle",
+         "year", "date", "abstract", "annotation", "annote", "keywords", "shorthand", "url",
+         "doi", "key", "note"}  # fmt: skip
+_BY_FULL_NAME = {full.casefold(): short for short, full in FULL_NAMES.items()}
+_DERIVED = "title derived from the short name"
+
+
+def sniff(lines: list[str]) -> bool:
+    """An ``@type{`` entry among the first non-blank lines, and not a digest page."""
+    content = [line for line in lines[:200] if line.strip() and not line.lstrip().startswith("%")]
+    return any(_ENTRY_START_RE.match(line) for line in content[:20])
+
+
+def text_of(value: str) -> str:
+    """A BibTeX field value as record text: LaTeX prose read as Unicode, math kept."""
+    pieces = []
+    for is_math, body in segments_of_math(value):
+        if is_math:
+            pieces.append(f"${body}$")
+            continue
+        lead = " " if body[:1].isspace() else ""  # the spaces around math are part of the text
+        trail = " " if body[-1:].isspace() else ""
+        pieces.append(lead + latex_to_text(body) + trail)
+    return collapse_ws("".join(pieces))
+
+
+def _venue(fields: dict[str, str]) -> str | None:
+    for name in ("booktitle", "journal", "journaltitle", "venue", "eventtitle"):
+        if fields.get(name):
+            full = text_of(fields[name])
+            return _BY_FULL_NAME.get(full.casefold(), canonical_venue(full))
+    return None
+
+
+def _year(fields: dict[str, str]) -> int | None:
+    m = re.search(r"(?:19|20)\d{2}", fields.get("year") or fields.get("date") or "")
+    return int(m.group()) if m else None
+
+
+def _authors(value: str) -> list[str]:
+    return [text_of(name) for name in re.split(r"\s+and\s+", value.strip()) if name.strip()]
+
+
+def parse(lines: list[str]) -> Document:
+    import bibtexparser
+
+    logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)  # we report failures ourselves
+    doc = Document(format=NAME)
+    library = bibtexparser.parse_string("\n".join(lines))
+    for block in library.failed_blocks:
+        line = getattr(block, "start_line", 0) + 1
+        doc.warn(line, "an entry BibTeX cannot read (unbalanced braces or quotes?); skipped")
+    unused: Counter[str] = Counter()
+    for bib in library.entries:
+        if bib.entry_type.lower() in _IGNORED_TYPES:
+            continue
+        fields = {f.key.lower(): str(f.value) for f in bib.fields}
+        unused.update(k for k in fields if k not in _USED)
+        line = bib.start_line + 1
+        title = text_of(fields["title"]) if fields.get("title") else None
+        if title and _DERIVED in (fields.get("note") or "").lower():
+            title = None  # our own export of an untitled paper: it stays untitled
+        abstract = text_of(fields["abstract"]) if fields.get("abstract") else None
+        annotation = fields.get("annotation") or fields.get("annote") or ""
+        summary = text_of(annotation) if has_cjk(annotation) else None
+        name = text_of(fields["shorthand"]) if fields.get("shorthand") else None
+        urls = URL_RE.findall(fields.get("url", ""))
+        if fields.get("doi"):
+            urls.append("https://doi.org/" + fields["doi"].strip().removeprefix("https://doi.org/"))
+        if not (title or abstract or summary):
+            doc.warn(line, f"entry {bib.key!r} has no title, abstract or summary; skipped")
+            continue
+        doc.entries.append(
+            Entry(
+                line=line,
+                title=title,
+                short_name=name
+                or (title and shortname.from_title(title))
+                or (abstract and shortname.from_abstract(abstract)),
+                abstract=abstract,
+                summary_zh=summary,
+                urls=urls,
+                venue=_venue(fields),
+                year=_year(fields),
+                authors=_authors(fields.get("author", "")),
+                citekey=bib.key
+                if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_:.-]{0,63}", bib.key)
+                else None,
+                keywords=[
+                    k.strip().lower()
+                    for k in re.split(r"[,;]", fields.get("keywords", ""))
+                    if k.strip()
+                ],
+            )
+        )
+    if unused:
+        names = ", ".join(f"{k} ({n})" for k, n in sorted(unused.items()))
+        doc.warn(1, f"fields with no place in a record, kept in the source copy only: {names}")
+    return doc

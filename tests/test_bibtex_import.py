@@ -1,0 +1,102 @@
+"""BibTeX in: fields mapped onto records, exported BibTeX reads back to the same records."""
+
+from __future__ import annotations
+
+import yaml
+
+from conftest import BUNDLED
+from papercli.export import render
+from papercli.index import PaperIndex
+from papercli.ingest import ingest
+from papercli.latextext import latex_to_text
+from papercli.library import Library
+from papercli.parsers import parse_bytes
+from papercli.query import Filters, list_papers
+
+REFS = r"""% my references
+@article{smith2020muon,
+  author = {Smith, Jane and M{\"u}ller, Hans},
+  title = {Muon: {An} Optimizer for $O(\sqrt{T})$ Rates \& More},
+  journal = {Journal of Machine Learning Research},
+  year = 2020,
+  pages = {1--20},
+  doi = {10.1000/xyz},
+  keywords = {muon, reading-list},
+  abstract = {We propose Muon, an optimizer. It uses 5\% less memory.},
+}
+
+@inproceedings{ours,
+  title = {A {Neural}IPS Paper},
+  booktitle = {Advances in Neural Information Processing Systems},
+  year = {2025},
+  annotation = {提出一种新方法。},
+}
+
+@misc{broken, title = {no closing brace
+"""
+
+
+def test_fields_are_mapped():
+    doc = parse_bytes(REFS.encode(), "refs.bib")
+    assert doc.format == "bibtex"
+    first, second = doc.entries
+    assert first.title == r"Muon: An Optimizer for $O(\sqrt{T})$ Rates & More"
+    assert first.authors == ["Smith, Jane", "Müller, Hans"]
+    assert (first.venue, first.year, first.citekey) == (
+        "Journal of Machine Learning Research",
+        2020,
+        "smith2020muon",
+    )
+    assert first.short_name == "Muon"
+    assert first.abstract == "We propose Muon, an optimizer. It uses 5% less memory."
+    assert first.urls == ["https://doi.org/10.1000/xyz"]
+    assert first.keywords == ["muon", "reading-list"]
+    assert (second.venue, second.year, second.summary_zh) == ("NeurIPS", 2025, "提出一种新方法。")
+    assert [(w.line, w.message) for w in doc.warnings] == [
+        (20, "an entry BibTeX cannot read (unbalanced braces or quotes?); skipped"),
+        (1, "fields with no place in a record, kept in the source copy only: pages (1)"),
+    ]
+
+
+def test_keywords_the_taxonomy_does_not_give_become_user_tags(tmp_library, tmp_path):
+    refs = tmp_path / "refs.bib"
+    refs.write_text(REFS, encoding="utf-8")
+    report = ingest(tmp_library, [refs])
+    assert len(report.new) == 2 and len(report.warnings) == 2
+    record = tmp_library.load(report.new[0])
+    assert record.citekey == "smith2020muon" and record.authors == ["Smith, Jane", "Müller, Hans"]
+    assert "reading-list" in record.tags and record.tag_edits == {"added": ["reading-list"]}
+    assert "muon" in record.tags  # the taxonomy finds it too
+
+
+def test_exported_biblatex_reads_back_to_the_same_records(tmp_path):
+    bundled = Library(BUNDLED)
+    records = [h.record for h in list_papers(PaperIndex(bundled).open(refresh=False), Filters())]
+    bib = tmp_path / "all.bib"
+    bib.write_text(render("biblatex", records), encoding="utf-8")
+    fresh = Library(tmp_path / "fresh")
+    report = ingest(fresh, [bib])
+    assert (len(report.new), report.warnings) == (63, [])
+    for original in records:
+        back = fresh.load(original.id)  # same id
+        same = ("citekey", "title", "short_name", "venue", "year", "tags", "tag_edits", "authors")
+        assert {k: getattr(back, k) for k in same} == {k: getattr(original, k) for k in same}
+        for text in ("abstract", "summary_zh"):  # the same text; LaTeX spelling may differ
+            assert latex_to_text(getattr(back, text) or "") == latex_to_text(
+                getattr(original, text) or ""
+            )
+    again = ingest(fresh, [bib])
+    assert (again.new, again.unchanged) == ([], 63)
+
+
+def test_reimport_into_the_same_library_adds_provenance_only(seeded_library, tmp_path):
+    records = [h.record for h in list_papers(PaperIndex(seeded_library).open(), Filters())]
+    bib = tmp_path / "all.bib"
+    bib.write_text(render("biblatex", records), encoding="utf-8")
+    before = {r.id: r for r in records}
+    report = ingest(seeded_library, [bib])
+    assert report.new == [] and len(report.merged) == 63
+    for rid, original in before.items():
+        data = yaml.safe_load(seeded_library.record_path(rid).read_text("utf-8"))
+        assert data["title"] == original.title and data["tags"] == original.tags
+        assert [s["name"] for s in data["sources"]][-1] == "all.bib"
