@@ -116,6 +116,12 @@ VenueOpt = Annotated[str | None, typer.Option("--venue", help="Only papers of th
 YearOpt = Annotated[int | None, typer.Option("--year", help="Only papers of this year.")]
 
 
+def sample_documents() -> list[Path]:
+    """The ICLR 2026 digest page and abstract list bundled in the package (as in data/)."""
+    folder = Path(__file__).with_name("sample")
+    return [folder / "iclr2026-optimization-theory-digest.txt", folder / "iclr2026-abstracts.txt"]
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"papers {__version__}")
@@ -253,24 +259,37 @@ def _nothing(what: str, filters=None) -> typer.Exit:
 @handle_errors
 def ingest(
     paths: Annotated[
-        list[Path], typer.Argument(help="Digest pages or abstract lists.", show_default=False)
-    ],
+        list[Path] | None,
+        typer.Argument(
+            help="Digest pages, abstract lists, BibTeX files, papers exports.", show_default=False
+        ),
+    ] = None,
+    sample: Annotated[
+        bool,
+        typer.Option("--sample", help="Ingest the two ICLR 2026 documents that ship with papers."),
+    ] = False,
 ) -> None:
     """Add documents to the library; the format is recognised from the content.
 
-    Digest pages, abstract lists, papers' own JSON/YAML exports. Each entry becomes a
-    record, is merged into the record of the same paper, or is reported with file and
-    line. One unusable document stops the ingest and nothing changes.
+      Digest pages, abstract lists, papers' own JSON/YAML exports. Each entry becomes a
+      record, is merged into the record of the same paper, or is reported with file and
+      line. One unusable document stops the ingest and nothing changes.
 
-    \b
-    Examples:
-      papers ingest iclr2026-optimization.txt iclr2026-abstracts.txt
-      papers ingest backup.json
+      \b
+      Examples:
+        papers ingest iclr2026-optimization.txt iclr2026-abstracts.txt
+        papers ingest backup.json refs.bib
+    papers ingest --sample         the two ICLR 2026 documents papers ships with
     """
     from .ingest import ingest as run_ingest
     from .render import progress
     from .taxonomy import load_taxonomy
 
+    paths = list(paths or [])
+    if sample:
+        paths += sample_documents()
+    if not paths:
+        raise UsageError("name the documents to ingest (or --sample for the bundled ones)")
     library = _library()
     report = run_ingest(library, paths, load_taxonomy(), progress=progress)
     for warning in report.warnings:

@@ -32,7 +32,7 @@ from .progress import Progress, quiet
 from .record import Record
 from .text import strip_controls
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 PARALLEL_FROM = 1000  # records in one write before a second indexing process pays off
 
 
@@ -110,7 +110,10 @@ def facets(record: Record) -> list[str]:
     out.append("title:titled" if record.title else "title:untitled")
     languages = [
         lang
-        for lang, text in (("English", record.abstract), ("Chinese", record.summary_zh))
+        for lang, text in (
+            ("English abstract", record.abstract),
+            ("Chinese summary", record.summary_zh),
+        )
         if text
     ]
     out.append("languages:" + (" + ".join(languages) or "title only"))

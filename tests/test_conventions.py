@@ -1,0 +1,247 @@
+"""What users expect of a command-line tool: settings with origins, terminal vs pipe,
+colour switches, progress, completion, stats, the bundled sample, an installable wheel."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import ROOT
+from papercli.cli import app
+
+PAPERS = Path(sys.executable).with_name("papers")
+
+
+def invoke(*args, env=None):
+    return CliRunner(env=env).invoke(app, list(args))
+
+
+# --- configuration ---------------------------------------------------------------------------
+
+
+def settings(result):
+    return {line.split("\t")[0]: line.split("\t")[1:] for line in result.stdout.splitlines()[1:]}
+
+
+def test_config_precedence_default_file_environment_flag(tmp_path, monkeypatch):
+    config = tmp_path / "config.yaml"
+    monkeypatch.setenv("PAPERS_CONFIG", str(config))
+    shown = settings(invoke("config"))
+    assert shown["limit"] == ["—", "default"] and shown["export_format"] == ["markdown", "default"]
+    config.write_text(f"library: {tmp_path / 'from-file'}\nlimit: 7\nexport_format: bibtex\n")
+    shown = settings(invoke("config"))
+    assert shown["library"] == [str(tmp_path / "from-file"), f"file: {config}"]
+    assert shown["limit"] == ["7", f"file: {config}"]
+    monkeypatch.setenv("PAPERS_LIMIT", "3")
+    monkeypatch.setenv("PAPERS_LIBRARY", str(tmp_path / "from-env"))
+    shown = settings(invoke("config"))
+    assert shown["limit"] == ["3", "environment: PAPERS_LIMIT"]
+    assert shown["library"] == [str(tmp_path / "from-env"), "environment: PAPERS_LIBRARY"]
+    shown = settings(invoke("--library", str(tmp_path / "flag"), "--no-color", "config"))
+    assert shown["library"] == [str(tmp_path / "flag"), "flag"]
+    assert shown["color"] == ["never", "flag"]
+    data = json.loads(invoke("config", "--json").stdout)
+    assert data["settings"]["export_format"] == {
+        "value": "bibtex",
+        "origin": "file",
+        "from": str(config),
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("limit: ten\n", "'limit' must be a whole number of at least 1"),
+        ("colour: red\n", "unknown setting 'colour' (known: library, export_format, taxonomy, limit, color)"),
+        ("export_format: docx\n", "'export_format' must be one of markdown, bibtex, biblatex, csl-json, json, yaml"),
+        ("color: [1\n", "line 2: did not find expected ',' or ']'"),
+        ("- a list\n", "the config file must be a mapping of settings"),
+    ],
+)  # fmt: skip
+def test_an_invalid_config_names_the_key(tmp_path, monkeypatch, text, message):
+    config = tmp_path / "config.yaml"
+    config.write_text(text)
+    monkeypatch.setenv("PAPERS_CONFIG", str(config))
+    result = invoke("search", "muon")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"papers: {config}") and message in result.stderr
+
+
+def test_settings_take_effect(seeded_library, tmp_path, monkeypatch):
+    config = tmp_path / "config.yaml"
+    config.write_text(f"library: {seeded_library.root}\nlimit: 2\nexport_format: csl-json\n")
+    monkeypatch.setenv("PAPERS_CONFIG", str(config))
+    assert len(invoke("search", "muon").stdout.splitlines()) == 2
+    assert len(json.loads(invoke("search", "muon", "--json").stdout)) == 4  # --json is complete
+    assert json.loads(invoke("export", "--id", "iclr2026-qzo").stdout)[0]["id"] == "qzo2026"
+
+
+# --- terminal or pipe -------------------------------------------------------------------------
+
+
+def unstyled(screen: str) -> str:
+    import re
+
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen)
+
+
+def run_in_pty(args, env_extra=None):
+    """Run a real papers process with stdout and stderr on a pseudo-terminal."""
+    main, sub = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env |= {"COLUMNS": "110", "LINES": "60", **(env_extra or {})}
+    proc = subprocess.Popen(
+        [str(PAPERS), *args], stdin=subprocess.DEVNULL, stdout=sub, stderr=sub, env=env
+    )
+    os.close(sub)
+    out = b""
+    while True:
+        ready, _w, _x = select.select([main], [], [], 30)
+        if not ready:
+            break
+        try:
+            chunk = os.read(main, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    proc.wait(timeout=60)
+    os.close(main)
+    return proc.returncode, out.decode("utf-8", "replace")
+
+
+@pytest.mark.slow
+def test_terminal_gets_a_coloured_table_and_a_pipe_gets_lines(seeded_library):
+    code, screen = run_in_pty(["--library", str(seeded_library.root), "search", "muon"])
+    assert code == 0
+    assert "┃ paper (id)" in unstyled(screen) and "\x1b[36m" in screen  # a table, in colour
+    piped = subprocess.run([str(PAPERS), "--library", str(seeded_library.root), "search", "muon"],
+                           capture_output=True, text=True)  # fmt: skip
+    assert "┃" not in piped.stdout and "\x1b[" not in piped.stdout
+    assert all(line.count("\t") == 6 for line in piped.stdout.splitlines())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("switch", "env"), [(["--no-color"], {}), ([], {"NO_COLOR": "1"})])
+def test_no_color_keeps_the_table_without_colour(seeded_library, switch, env):
+    code, screen = run_in_pty(
+        [*switch, "--library", str(seeded_library.root), "search", "muon"], env
+    )
+    assert code == 0 and "┃ paper (id)" in unstyled(screen)
+    assert "\x1b[36m" not in screen and "33m" not in screen  # no cyan ids, no yellow matches
+
+
+@pytest.mark.slow
+def test_progress_bar_on_a_terminal_and_nothing_on_a_pipe(tmp_path):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from generate import generate
+
+    generate(300, tmp_path / "docs", seed=5)
+    docs = sorted(map(str, (tmp_path / "docs").glob("*.txt")))
+    code, screen = run_in_pty(["--library", str(tmp_path / "a"), "ingest", *docs])
+    assert code == 0 and "ingesting" in screen and "━" in screen and "/s" in screen
+    assert "documents, 300 entries: 300 new, 0 merged" in screen
+    piped = subprocess.run([str(PAPERS), "--library", str(tmp_path / "b"), "ingest", *docs],
+                           capture_output=True, text=True)  # fmt: skip
+    assert piped.stderr == "" and "documents, 300 entries: 300 new" in piped.stdout
+
+
+# --- completion, stats, sample ----------------------------------------------------------------
+
+
+def complete(shell, words, library):
+    env = {**os.environ, "_PAPERS_COMPLETE": f"complete_{shell}"}
+    line = f"papers --library {library} {words}"
+    if shell == "bash":
+        env |= {"COMP_WORDS": line, "COMP_CWORD": str(len(line.split()) - 1)}
+    else:
+        env |= {"_TYPER_COMPLETE_ARGS": line, "_TYPER_COMPLETE_FISH_ACTION": "get-args"}
+    return subprocess.run([str(PAPERS)], env=env, capture_output=True, text=True).stdout
+
+
+@pytest.mark.slow
+def test_completion_of_commands_options_ids_and_tags(seeded_library):
+    lib = seeded_library.root
+    subprocess.run([str(PAPERS), "--library", str(lib), "index"], check=True, capture_output=True)
+    assert complete("bash", "sim", lib).split() == ["similar"]
+    assert complete("bash", "export --fo", lib).split() == ["--format"]
+    assert complete("bash", "show iclr2026-mu", lib).split() == ["iclr2026-muonbp"]
+    assert complete("bash", "list --tag federated", lib).split() == ["federated-learning"]
+    assert "iclr2026-qzo" in complete("zsh", "show iclr2026-q", lib)
+    assert complete("fish", "show iclr2026-q", lib).split() == ["iclr2026-qzo"]
+    script = subprocess.run(
+        [str(PAPERS), "--show-completion", "bash"], capture_output=True, text=True
+    )
+    assert "_papers_completion" in script.stdout
+
+
+def test_stats_on_the_bundled_corpus(seeded_library):
+    data = json.loads(invoke("--library", str(seeded_library.root), "stats", "--json").stdout)
+    assert data["papers"] == {"all": 63}
+    assert data["venue"] == {"ICLR": 63} and data["year"] == {"2026": 63}
+    assert data["category"] == {"优化/理论": 45}
+    assert data["source"] == {
+        "iclr2026-optimization-theory-digest.txt": 45,
+        "iclr2026-abstracts.txt": 19,
+    }
+    assert data["title"] == {"titled": 45, "untitled": 18}
+    assert data["languages"] == {
+        "Chinese summary": 44,
+        "English abstract": 18,
+        "English abstract + Chinese summary": 1,
+    }
+    assert data["tag"]["federated-learning"] == 5
+
+
+def test_sample_documents_are_the_bundled_ones(tmp_path):
+    from papercli.cli import sample_documents
+
+    assert [p.read_bytes() for p in sample_documents()] == [
+        (ROOT / "data" / p.name).read_bytes() for p in sample_documents()
+    ]
+    result = invoke("--library", str(tmp_path / "lib"), "ingest", "--sample")
+    assert (
+        result.stdout
+        == "ingested 2 documents, 64 entries: 63 new, 1 merged, 0 unchanged, 0 warnings\n"
+    )
+
+
+# --- installation ---------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_wheel_installs_and_runs_in_a_fresh_virtualenv(tmp_path):
+    dist = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(ROOT)],
+                   check=True, capture_output=True)  # fmt: skip
+    [wheel] = dist.glob("papercli-*.whl")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = subprocess.run(
+        [str(venv / "bin" / "pip"), "install", "-q", str(wheel)], capture_output=True, text=True
+    )
+    assert pip.returncode == 0, pip.stderr[-2000:]
+    papers = str(venv / "bin" / "papers")
+    work = tmp_path / "elsewhere"
+    work.mkdir()  # away from the source tree: only the installed package is used
+
+    def run(*args):
+        return subprocess.run([papers, "--library", str(work / "lib"), *args], cwd=work,
+                              capture_output=True, text=True)  # fmt: skip
+
+    assert run("--version").stdout.startswith("papers ")
+    assert run("ingest", "--sample").stdout.startswith("ingested 2 documents, 64 entries: 63 new")
+    assert sorted(line.split("\t")[0] for line in run("search", "muon").stdout.splitlines()) == sorted([
+        "iclr2026-convergence-muon-newton-schulz", "iclr2026-ef21-muon", "iclr2026-muonbp",
+        "iclr2026-convergence-analysis-adaptive-optimizers-under",
+    ])  # fmt: skip
+    assert "federated-learning\t5" in run("tags").stdout  # the taxonomy shipped in the wheel
