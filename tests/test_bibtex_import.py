@@ -70,8 +70,8 @@ def test_keywords_the_taxonomy_does_not_give_become_user_tags(tmp_library, tmp_p
 
 
 def test_exported_biblatex_reads_back_to_the_same_records(tmp_path):
-    bundled = Library(BUNDLED)
-    records = [h.record for h in list_papers(PaperIndex(bundled).open(refresh=False), Filters())]
+    bundled = Library(BUNDLED)  # the records themselves, not an index over them
+    records = [bundled.load_path(p) for p in sorted(bundled.papers_dir.glob("*.yaml"))]
     bib = tmp_path / "all.bib"
     bib.write_text(render("biblatex", records), encoding="utf-8")
     fresh = Library(tmp_path / "fresh")
