@@ -182,6 +182,26 @@ def measure_ingest(python: Path, papers: Path, library: Path, docs: list[Path], 
     return json.loads(out.stdout)
 
 
+def measure_increment(size, args, tools, workdir: Path, library: Path, env) -> Row:
+    """Add a new 50-paper batch (another seed: other papers) to the library just measured:
+    the incremental path (no rebuild) that a daily ingest takes."""
+    extra = workdir / "increment"
+    manifest = generate(50, extra, seed=args.seed + 1)
+    docs = sorted(extra / name for name in manifest.documents)
+    ing = measure_ingest(tools["python"], tools["papers"], library, docs, env)
+    summary = (ing["stdout"].strip().splitlines() or ["?"])[-1]
+    log(f"[{size}] +50 papers: {fmt_time(ing['wall'])}: {summary}")
+    return Row(
+        size,
+        f"add 50 papers to the {size:,}-paper library ({len(docs)} documents)",
+        "papers ingest new.txt",
+        ing["wall"],
+        None,
+        hits=summary.split(": ", 1)[-1].split(",")[0],
+        note=f"peak RSS {fmt_mib(ing['maxrss_kb'] * 1024)}; {summary.split(': ', 1)[-1]}",
+    )
+
+
 def percentile(times: list[float], q: float) -> float:
     if len(times) < 2:
         return times[0]
@@ -355,6 +375,7 @@ def bench_size(size: int, args, tools: dict, workdir: Path) -> list[Row]:
         )
     if not rg:
         rows.append(Row(size, "rg", "rg", float("nan"), None, note="rg not installed: skipped"))
+    rows.append(measure_increment(size, args, tools, workdir, library, env))
     log(f"[{size}] done in {time.perf_counter() - started:.0f} s")
     if src_fingerprint() != fingerprint:
         rows[0].note += "; **src/ changed while this size ran: rerun**"
