@@ -31,6 +31,8 @@ def _real_urllib_request():
 
 class _LazyUrllibRequest(types.ModuleType):
     def __getattr__(self, name):
+        if name.startswith("__"):  # the import system probing (__path__, __spec__ …)
+            raise AttributeError(name)
         return getattr(_real_urllib_request(), name)
 
 

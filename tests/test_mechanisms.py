@@ -1,0 +1,94 @@
+"""The mechanisms behind speed, checked without timing anything: lazy imports, incremental
+indexing, and a freshness check that reads a bounded number of files."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import papercli.index as index_module
+from conftest import ROOT
+from papercli.index import PaperIndex
+from papercli.ingest import ingest
+
+
+def imported(*args: str, library=None) -> set[str]:
+    """Modules a real `papers` process imports (python -X importtime), stdout piped."""
+    argv = [sys.executable, "-X", "importtime", "-m", "papercli"]
+    if library is not None:
+        argv += ["--library", str(library)]
+    result = subprocess.run([*argv, *args], capture_output=True, text=True, cwd=ROOT)
+    return {line.split("|")[-1].strip() for line in result.stderr.splitlines() if "|" in line}
+
+
+@pytest.mark.slow
+def test_help_imports_nothing_heavy():
+    modules = imported("--help")
+    for heavy in (
+        "whoosh",
+        "yaml",
+        "rich",
+        "papercli.analysis",
+        "papercli.index",
+        "pylatexenc",
+        "pydantic",
+    ):
+        assert heavy not in modules, heavy
+
+
+@pytest.mark.slow
+def test_a_piped_search_imports_only_what_it_needs(seeded_library):
+    PaperIndex(seeded_library).open()
+    modules = imported("search", "muon", library=seeded_library.root)
+    assert {"whoosh.index", "papercli.analysis"} <= modules
+    for unneeded in (
+        "yaml",
+        "rich",
+        "rich.table",
+        "papercli.parsers",
+        "pydantic",
+        "asyncio",
+        "http.client",
+    ):
+        assert unneeded not in modules, unneeded
+    listing = imported("list", "--ids", library=seeded_library.root)
+    assert "yaml" not in listing and "rich" not in listing and "papercli.snippets" not in listing
+
+
+def test_adding_a_document_indexes_only_its_papers(seeded_library, tmp_path, monkeypatch):
+    PaperIndex(seeded_library).open()
+    indexed = []
+    original = index_module.document
+    monkeypatch.setattr(
+        index_module, "document", lambda r, s: indexed.append(r.id) or original(r, s)
+    )
+    page = tmp_path / "page.txt"
+    page.write_text(
+        "🧠 LLM¶\n🔬 ICLR2026 · 2 篇论文解读\n- A Brand New Paper\n-\n提出新方法。\n"
+        "- Convergence of Muon with Newton-Schulz\n-\n另一个摘要。\n",
+        encoding="utf-8",
+    )
+    report = ingest(seeded_library, [page])
+    assert report.new == ["iclr2026-brand-new-paper"]
+    assert sorted(indexed) == [
+        "iclr2026-brand-new-paper",
+        "iclr2026-convergence-muon-newton-schulz",
+    ]
+    indexed.clear()
+    PaperIndex(seeded_library).open()  # the next command: nothing left to re-index
+    assert indexed == []
+
+
+def test_one_changed_file_is_all_a_sync_rereads(seeded_library, monkeypatch):
+    index = PaperIndex(seeded_library).open()
+    path = seeded_library.record_path("iclr2026-qzo")
+    path.write_text(path.read_text("utf-8").replace("short_name: QZO", "short_name: QZO2"), "utf-8")
+    read = []
+    original = type(seeded_library).load_path
+    monkeypatch.setattr(
+        type(seeded_library), "load_path", lambda self, p: read.append(p.name) or original(self, p)
+    )
+    report = index.sync()
+    assert read == ["iclr2026-qzo.yaml"] and (report.updated, report.added) == (1, 0)
