@@ -5,7 +5,6 @@ Each command parses its options, calls one function from ``ingest``, ``query`` o
 one line on stderr and an exit code (0 ok, 1 nothing found, 2 bad usage or input).
 """
 
-from __future__ import annotations
 
 import functools
 import os
