@@ -132,8 +132,6 @@ def test_search_finds_words_next_to_escape_codes(hostile_library):
 
 
 def test_exports_of_hostile_text_parse(hostile_library):
-    from papercli.export.markdown import render as markdown  # noqa: F401  (module import check)
-
     bib = run(hostile_library, "export", "-f", "bibtex").stdout
     import pybtex.errors
     from pybtex.database import parse_string

@@ -104,8 +104,19 @@ def test_get_paper_by_id_or_unique_prefix(index):
 
 
 def test_select_orders_by_id_and_unions_ids(index):
-    hits = select(index, "muon", Filters(), ids=["iclr2026-qzo"])
-    assert [h.id for h in hits] == sorted(MUON | {"iclr2026-qzo"})
+    assert select(index, "muon", Filters(), ids=["iclr2026-qzo"]) == sorted(MUON | {"iclr2026-qzo"})
+    assert select(index, None, Filters(tags=("muon",))) == sorted(MUON)
+    assert len(select(index, None, Filters())) == 63  # nothing chosen: the whole library
+
+
+def test_records_stream_lazily_and_again(index):
+    from papercli.index import RecordStream
+
+    stream = RecordStream(index, ["iclr2026-qzo", "iclr2026-rrnco"])
+    assert len(stream) == 2
+    first = iter(stream)
+    assert next(first).id == "iclr2026-qzo"  # one record read, not all
+    assert [r.id for r in stream] == ["iclr2026-qzo", "iclr2026-rrnco"]  # iterable again
 
 
 def test_suggestions_come_from_the_index_vocabulary(index):

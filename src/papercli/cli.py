@@ -5,7 +5,6 @@ Each command parses its options, calls one function from ``ingest``, ``query`` o
 one line on stderr and an exit code (0 ok, 1 nothing found, 2 bad usage or input).
 """
 
-
 import functools
 import os
 import sys
@@ -572,7 +571,7 @@ def export(
     """
     from . import export as exporters
     from . import query as q
-    from .library import atomic_write
+    from .library import atomic_writer
 
     fmt = fmt or _settings()["export_format"].value
     if fmt not in exporters.FORMATS:
@@ -586,20 +585,27 @@ def export(
             raise UsageError("no paper ids on standard input (export - reads them from there)")
         ids += piped
     filters = _filters(tag)
-    hits = q.select(_index(), " ".join(words) or None, filters, ids)
-    if not hits:
+    index = _index()
+    chosen = q.select(index, " ".join(words) or None, filters, ids)
+    if not chosen:
         raise NothingFound(
             "no paper to export" + (f" (filters: {filters.describe()})" if filters.tags else "")
         )
+    from .index import RecordStream
     from .render import progress
 
-    with progress(len(hits), f"exporting {fmt}") as advance:
-        text = exporters.render(fmt, [h.record for h in hits], advance)
+    records = RecordStream(index, chosen)
+    with progress(len(chosen), f"exporting {fmt}") as advance:
+        pieces = exporters.chunks(fmt, records, advance)
+        if output:
+            with atomic_writer(output) as handle:  # the old file stays until this one is whole
+                for piece in pieces:
+                    handle.write(piece.encode("utf-8"))
+        else:
+            for piece in pieces:
+                sys.stdout.write(piece)
     if output:
-        atomic_write(output, text.encode("utf-8"))
-        sys.stderr.write(f"papers: wrote {len(hits)} papers to {output}\n")
-    else:
-        sys.stdout.write(text)
+        sys.stderr.write(f"papers: wrote {len(chosen)} papers to {output}\n")
 
 
 @app.command(short_help="Update the search index, or rebuild it.")

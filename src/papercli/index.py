@@ -145,6 +145,25 @@ class Hit:
         return Record.from_dict(self.data, self.id)
 
 
+class RecordStream:
+    """Records by id, read from the index one at a time each time it is iterated: an
+    export of the whole library never holds every record in memory."""
+
+    def __init__(self, index: PaperIndex, ids: list[str]) -> None:
+        self.index = index
+        self.ids = ids
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __iter__(self):
+        with self.index.ix.searcher() as searcher:
+            for rid in self.ids:
+                fields = searcher.document(id=rid)
+                if fields:
+                    yield Record.from_dict(json.loads(fields["data"]), rid)
+
+
 class PaperIndex:
     """The library's index. Open it with ``PaperIndex(library).open()``."""
 
@@ -363,6 +382,11 @@ class PaperIndex:
         """Every citation key in the index (read once per ingest, not once per paper)."""
         with self.ix.searcher() as searcher:
             return {k.decode("utf-8") for k in searcher.lexicon("citekey")}
+
+    def ids(self, q) -> list[str]:
+        """The ids of every paper matching *q* (stored ids only, no record data kept)."""
+        with self.ix.searcher() as searcher:
+            return [searcher.stored_fields(n)["id"] for n in searcher.docs_for_query(q)]
 
     def get(self, rid: str) -> Hit | None:
         with self.ix.searcher() as searcher:

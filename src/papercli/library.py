@@ -84,11 +84,20 @@ def load_yaml(text: str, where: str):
 
 def atomic_write(path: Path, data: bytes) -> None:
     """Write *data* to *path* so that readers see the old or the new file, never a mix."""
+    with atomic_writer(path) as handle:
+        handle.write(data)
+
+
+@contextlib.contextmanager
+def atomic_writer(path: Path) -> Iterator:
+    """A binary file handle whose content replaces *path* only when the block completes:
+    written to a temporary file beside it, flushed to disk, then renamed over it."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)

@@ -218,15 +218,16 @@ def get_paper(index: PaperIndex, rid: str) -> Hit:
 
 def select(
     index: PaperIndex, text: str | None, filters: Filters, ids: Iterable[str] = ()
-) -> list[Hit]:
-    """Papers for export: by query and/or filters, plus explicit ids; ordered by id."""
-    chosen: dict[str, Hit] = {}
-    ids = list(ids)
-    for rid in ids:
-        hit = get_paper(index, rid)
-        chosen[hit.id] = hit
+) -> list[str]:
+    """Ids of the papers to export, ordered by id: by query and/or filters, plus explicit
+    ids. Only ids are collected; records are read while they are written out."""
+    from whoosh import query
+
+    chosen = {get_paper(index, rid).id for rid in ids}
     if text:
-        chosen.update((h.id, h) for h in search(index, text, None, filters))
-    elif filters.tags or filters.venue or filters.year or not ids:
-        chosen.update((h.id, h) for h in list_papers(index, filters))
-    return [chosen[k] for k in sorted(chosen)]
+        q = parse_query(index, text)
+        extra = _filter_query(filters)
+        chosen.update(index.ids(q if extra is None else query.And([q, extra])))
+    elif filters.tags or filters.venue or filters.year or not chosen:
+        chosen.update(index.ids(_filter_query(filters) or query.Every()))
+    return sorted(chosen)

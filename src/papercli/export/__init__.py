@@ -1,4 +1,5 @@
-"""Exporters: one module per output format, each with ``render(records, **options) -> str``.
+"""Exporters: one module per output format, each with ``chunks(records, **options)``, a
+generator of text: an export of any size is written as it is produced.
 
     markdown   GitHub-flavoured Markdown: an index table and a section per paper
     bibtex     BibTeX in ASCII with LaTeX escapes, for classic bibtex
@@ -13,8 +14,7 @@ Modules are imported only when their format is asked for.
 from __future__ import annotations
 
 import importlib
-
-from ..record import Record
+from collections.abc import Iterator
 
 # format name -> (module, options for its render function)
 FORMATS: dict[str, tuple[str, dict]] = {
@@ -27,21 +27,29 @@ FORMATS: dict[str, tuple[str, dict]] = {
 }
 
 
-class _Counted(list):
-    """The records, advancing a progress bar as an exporter walks through them."""
+class _Counted:
+    """Records an exporter walks through (once or twice), advancing a progress bar."""
 
-    def __init__(self, records: list[Record], advance) -> None:
-        super().__init__(records)
-        self.advance = advance
+    def __init__(self, records, advance) -> None:
+        self.records = records
+        self.advance = advance or (lambda n=1: None)
+
+    def __len__(self) -> int:
+        return len(self.records)
 
     def __iter__(self):
-        for record in super().__iter__():
+        for record in self.records:
             yield record
             self.advance()
 
 
-def render(fmt: str, records: list[Record], advance=None) -> str:
+def chunks(fmt: str, records, advance=None) -> Iterator[str]:
+    """The export as a stream of text pieces. *records* must be sized and iterable more
+    than once (a list, or ``index.RecordStream``, which reads records lazily)."""
     module, options = FORMATS[fmt]
-    if advance is not None:
-        records = _Counted(records, advance)
-    return importlib.import_module(f"{__name__}.{module}").render(records, **options)
+    exporter = importlib.import_module(f"{__name__}.{module}")
+    return exporter.chunks(_Counted(records, advance), **options)
+
+
+def render(fmt: str, records, advance=None) -> str:
+    return "".join(chunks(fmt, records, advance))

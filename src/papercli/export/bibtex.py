@@ -14,6 +14,7 @@ paper gets a title built from its short name and its abstract's first sentence, 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 
 from ..latextext import latex_to_text
 from ..record import Record
@@ -25,8 +26,9 @@ DERIVED_NOTE = "Title derived from the short name and the first sentence of the 
 _URL_SAFE_RE = re.compile(r"^https?://[^\s{}\\%#]+$")
 
 
-def render(records: list[Record], ascii_only: bool) -> str:
-    return "\n".join(entry(record, ascii_only) for record in records)
+def chunks(records: Iterable[Record], ascii_only: bool) -> Iterator[str]:
+    for n, record in enumerate(records):
+        yield ("\n" if n else "") + entry(record, ascii_only)
 
 
 def derived_title(record: Record) -> str:

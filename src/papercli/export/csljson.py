@@ -9,13 +9,14 @@ styles print them as written instead of re-casing them. No author is invented.
 
 from __future__ import annotations
 
-import json
 import re
+from collections.abc import Iterable, Iterator
 
 from ..latextext import latex_to_text
 from ..record import Record
 from ..venues import full_name
 from .bibtex import DERIVED_NOTE, derived_title
+from .records import json_array
 
 _TAG_OPEN_RE = re.compile(r"<(?=[A-Za-z/])")
 
@@ -54,5 +55,5 @@ def item(record: Record) -> dict:
     return {k: v for k, v in data.items() if v is not None}
 
 
-def render(records: list[Record]) -> str:
-    return json.dumps([item(r) for r in records], ensure_ascii=False, indent=2) + "\n"
+def chunks(records: Iterable[Record]) -> Iterator[str]:
+    yield from json_array(item(r) for r in records)

@@ -8,6 +8,7 @@ Math written as ``\\( … \\)`` or ``$ … $`` becomes ``$…$``, which GitHub r
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 
 from ..latextext import latex_to_text, segments_of_math
 from ..record import Record
@@ -43,9 +44,11 @@ def _title(record: Record, cell: bool = False) -> str:
     return "*" + inline(record.label, cell) + "* (untitled: label derived from the abstract)"
 
 
-def render(records: list[Record]) -> str:
-    lines = [f"# Papers ({len(records)})", ""]
-    lines += ["| Name | Title | Venue | Year | Tags |", "| --- | --- | --- | --- | --- |"]
+def chunks(records: Iterable[Record]) -> Iterator[str]:
+    """The index table, then a section per paper: two passes over *records* (which must
+    be iterable twice, as ``export.render`` passes them)."""
+    yield f"# Papers ({len(records)})\n\n"
+    yield "| Name | Title | Venue | Year | Tags |\n| --- | --- | --- | --- | --- |\n"
     for r in records:
         cells = [
             inline(r.short_name or "", cell=True),
@@ -54,20 +57,24 @@ def render(records: list[Record]) -> str:
             str(r.year or ""),
             inline(", ".join(r.tags), cell=True),
         ]
-        lines.append("| " + " | ".join(cells) + " |")
+        yield "| " + " | ".join(cells) + " |\n"
     for r in records:
-        lines += ["", f'<a id="{r.id}"></a>', "", f"## {_title(r)}", ""]
-        facts = [f"`{r.id}`"]
-        if r.authors:
-            facts.append(inline("; ".join(r.authors)))
-        if r.venue or r.year:
-            facts.append(inline(f"{r.venue or ''} {r.year or ''}"))
-        if r.tags:
-            facts.append("tags: " + inline(", ".join(r.tags)))
-        facts += [f"<{u}>" for u in r.urls if re.match(r"^https?://[^\s<>]+$", u)]
-        lines.append(" · ".join(facts))
-        if r.abstract:
-            lines += ["", "**Abstract.** " + inline(r.abstract)]
-        if r.summary_zh:
-            lines += ["", "**摘要.** " + inline(r.summary_zh)]
-    return "\n".join(lines) + "\n"
+        yield "\n".join(_section(r)) + "\n"
+
+
+def _section(r: Record) -> list[str]:
+    lines = ["", f'<a id="{r.id}"></a>', "", f"## {_title(r)}", ""]
+    facts = [f"`{r.id}`"]
+    if r.authors:
+        facts.append(inline("; ".join(r.authors)))
+    if r.venue or r.year:
+        facts.append(inline(f"{r.venue or ''} {r.year or ''}"))
+    if r.tags:
+        facts.append("tags: " + inline(", ".join(r.tags)))
+    facts += [f"<{u}>" for u in r.urls if re.match(r"^https?://[^\s<>]+$", u)]
+    lines.append(" · ".join(facts))
+    if r.abstract:
+        lines += ["", "**Abstract.** " + inline(r.abstract)]
+    if r.summary_zh:
+        lines += ["", "**摘要.** " + inline(r.summary_zh)]
+    return lines

@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 
 from ..library import dump_yaml
 from ..record import Record
 
 
-def render(records: list[Record], fmt: str) -> str:
+def json_array(items: Iterable[dict]) -> Iterator[str]:
+    """A JSON array written one item at a time (the same text as json.dumps(…, indent=2))."""
+    first = True
+    for item in items:
+        body = json.dumps(item, ensure_ascii=False, indent=2).replace("\n", "\n  ")
+        yield ("[\n  " if first else ",\n  ") + body
+        first = False
+    yield "[]\n" if first else "\n]\n"
+
+
+def chunks(records: Iterable[Record], fmt: str) -> Iterator[str]:
     if fmt == "json":
-        return json.dumps([r.to_dict() for r in records], ensure_ascii=False, indent=2) + "\n"
-    return "".join("---\n" + dump_yaml(r.to_dict()) for r in records)
+        yield from json_array(r.to_dict() for r in records)
+    else:
+        for r in records:
+            yield "---\n" + dump_yaml(r.to_dict())
