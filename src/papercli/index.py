@@ -235,7 +235,8 @@ class PaperIndex:
                 changed.append(entry.name)
         removed = [name for name in old if name not in seen]
         report = SyncReport()
-        invalid = {k: v for k, v in self.invalid.items() if k in seen and k not in changed}
+        changed_set = set(changed)
+        invalid = {k: v for k, v in self.invalid.items() if k in seen and k not in changed_set}
         upserts: list[tuple[Record, Stamp]] = []
         with progress(len(changed), "reading records") as advance:
             for name in sorted(changed):

@@ -63,12 +63,12 @@ class _Batch:
         self.before: dict[str, dict | None] = {}  # id -> record as it was (None: new)
         self.owner: dict[str, str] = {}  # identity key -> id
         self.citekeys: set[str] = index.citekeys()
-        self.touched: list[str] = []  # ids created or merged into, in order
+        self.touched: dict[str, None] = {}  # ids created or merged into, in order (a set)
         self.keywords: dict[str, set[str]] = {}  # tags a source gave (BibTeX keywords)
 
     def remember(self, record: Record, touched: bool = False) -> None:
-        if touched and record.id not in self.touched:
-            self.touched.append(record.id)
+        if touched:
+            self.touched[record.id] = None
         self.records[record.id] = record
         for key in record_keys(record):
             self.owner.setdefault(key, record.id)

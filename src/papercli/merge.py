@@ -113,39 +113,15 @@ def new_record(rid: str, entry: Entry, source: Source) -> Record:
     )
 
 
-def merge_entry(record: Record, entry: Entry, source: Source) -> None:
-    """Fold *entry* into *record*: fill empty fields, union lists, note disagreements."""
-    if any(s.document == source.document and s.line == source.line for s in record.sources):
-        return  # this very entry is already part of the record: re-ingest changes nothing
-    for name in MERGED_FIELDS:
-        new = getattr(entry, name)
-        old = getattr(record, name)
-        if not new:
-            continue
-        if not old:
-            setattr(record, name, new)
-        elif text_key(old) != text_key(new):
-            conflict = {"field": name, "value": new, "source": f"{source.name}:{source.line}"}
-            if conflict not in record.conflicts:
-                record.conflicts.append(conflict)
-    for name in ("categories", "urls"):
-        values = getattr(record, name)
-        values.extend(v for v in getattr(entry, name) if v not in values)
-    if entry.authors and not record.authors:
-        record.authors = list(entry.authors)
-    if record.venue is None:
-        record.venue, record.year = entry.venue, entry.year
-    record.sources.append(source)
-
-
-def merge_record(record: Record, other: Record) -> None:
-    """Fold a whole record (read back from an export) into the library's record of the paper."""
+def _fold(record: Record, other: Entry | Record, origin: str) -> None:
+    """Fill the record's empty fields from *other* (an entry, or a whole record), note each
+    disagreement with its origin, and union the lists."""
     for name in MERGED_FIELDS:
         new, old = getattr(other, name), getattr(record, name)
         if new and not old:
             setattr(record, name, new)
         elif new and text_key(old) != text_key(new):
-            conflict = {"field": name, "value": new, "source": f"record {other.id}"}
+            conflict = {"field": name, "value": new, "source": origin}
             if conflict not in record.conflicts:
                 record.conflicts.append(conflict)
     for name in ("categories", "urls"):
@@ -155,6 +131,19 @@ def merge_record(record: Record, other: Record) -> None:
         record.authors = list(other.authors)
     if record.venue is None:
         record.venue, record.year = other.venue, other.year
+
+
+def merge_entry(record: Record, entry: Entry, source: Source) -> None:
+    """Fold *entry* into *record*: fill empty fields, union lists, note disagreements."""
+    if any(s.document == source.document and s.line == source.line for s in record.sources):
+        return  # this very entry is already part of the record: re-ingest changes nothing
+    _fold(record, entry, f"{source.name}:{source.line}")
+    record.sources.append(source)
+
+
+def merge_record(record: Record, other: Record) -> None:
+    """Fold a whole record (read back from an export) into the library's record of the paper."""
+    _fold(record, other, f"record {other.id}")
     seen = {(s.document, s.line) for s in record.sources}
     record.sources.extend(s for s in other.sources if (s.document, s.line) not in seen)
     for kind in ("added", "removed"):
