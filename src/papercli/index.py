@@ -343,7 +343,7 @@ class PaperIndex:
         if clear:
             self._create()
         if len(upserts) >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
-            writer = self.ix.writer(procs=2, multisegment=True, limitmb=128, compound=False)
+            writer = self.ix.writer(procs=2, multisegment=True, limitmb=32, compound=False)
         else:
             writer = self.ix.writer(timeout=30.0, compound=False)
         try:

@@ -162,10 +162,13 @@ def ingest(
     progress: Progress = quiet,
 ) -> IngestReport:
     """Ingest documents; raise ``DocumentError``, touching nothing, if one is unusable."""
-    parsed: list[tuple[Path, Document, bytes]] = []
+    read: list[tuple[Path, Document, bytes]] = []
     for path in paths:
         doc, data = parse_file(Path(path))
-        parsed.append((Path(path), doc, data))
+        read.append((Path(path), doc, data))
+    # Every document is usable: keep their copies now, and not their bytes in memory.
+    parsed = [(path, doc, library.store_source(path.name, data)) for path, doc, data in read]
+    del read
     taxonomy = taxonomy or load_taxonomy()
     report = IngestReport()
     with library.lock():
@@ -174,12 +177,11 @@ def ingest(
             batch = _Batch(library, index, searcher)
             total = sum(len(doc.entries) for _p, doc, _d in parsed)
             with progress(total, "ingesting") as advance:
-                for path, doc, data in parsed:
+                for path, doc, stored in parsed:
                     report.documents.append(
                         DocumentReport(str(path), doc.format, len(doc.entries), doc.venue, doc.year)
                     )
                     report.warnings += [f"{path}:{w.line}: {w.message}" for w in doc.warnings]
-                    stored = library.store_source(path.name, data)
                     for entry in doc.entries:
                         batch.add(
                             entry,
