@@ -28,6 +28,22 @@ def isolated_env(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("COLUMNS", "120")
 
 
+@pytest.fixture(scope="session")
+def digest():
+    """The bundled digest page, parsed."""
+    from papercli.parsers import parse_file
+
+    return parse_file(DIGEST)[0]
+
+
+@pytest.fixture(scope="session")
+def abstracts():
+    """The bundled abstract list, parsed."""
+    from papercli.parsers import parse_file
+
+    return parse_file(ABSTRACTS)[0]
+
+
 @pytest.fixture
 def tmp_library(tmp_path) -> Library:
     """An empty library in a temporary folder."""

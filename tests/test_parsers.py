@@ -9,18 +9,6 @@ from papercli.errors import DocumentError
 from papercli.parsers import parse_bytes, parse_file
 
 
-@pytest.fixture(scope="module")
-def digest():
-    doc, _data = parse_file(DIGEST)
-    return doc
-
-
-@pytest.fixture(scope="module")
-def abstracts():
-    doc, _data = parse_file(ABSTRACTS)
-    return doc
-
-
 def by_title(doc, prefix):
     [entry] = [e for e in doc.entries if e.title and e.title.startswith(prefix)]
     return entry

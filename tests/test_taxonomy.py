@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from papercli import taxonomy as taxonomy_module
-from papercli.parsers import parse_file
 from papercli.taxonomy import (
     PACKAGE_FILE,
     TAG_RE,
@@ -36,18 +35,6 @@ def tags_of(tax: Taxonomy, entry) -> set[str]:
 @pytest.fixture(scope="module")
 def tax() -> Taxonomy:
     return load_taxonomy(PACKAGE_FILE)
-
-
-@pytest.fixture(scope="module")
-def digest():
-    doc, _ = parse_file(DIGEST)
-    return doc
-
-
-@pytest.fixture(scope="module")
-def abstracts():
-    doc, _ = parse_file(ABSTRACTS)
-    return doc
 
 
 def find(doc, key: str):
