@@ -147,11 +147,12 @@ def machine_facts(papers: Path, python: Path, rg: str | None) -> list[tuple[str,
 
 
 def src_fingerprint() -> str:
-    """Changes when any file under src/ changes (someone editing the tool mid-run)."""
+    """Changes when the tool's own files change (someone editing it mid-run); a reinstall
+    that only rewrites the egg-info does not count."""
     import hashlib
 
     h = hashlib.sha1()
-    for path in sorted((REPO / "src").rglob("*")):
+    for path in sorted((REPO / "src" / "papercli").rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
             st = path.stat()
             h.update(f"{path.relative_to(REPO)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
