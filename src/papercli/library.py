@@ -14,11 +14,8 @@ read with a safe YAML loader only (LibYAML's C loader where present).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import re
-import shutil
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,6 +91,8 @@ def atomic_writer(path: Path) -> Iterator:
     written to a temporary file beside it, flushed to disk, then renamed over it."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # (imported here: a search never writes a file)
+
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -187,6 +186,8 @@ class Transaction:
             if source.exists():
                 os.replace(source, papers / name)
         _fsync_dir(papers)
+        import shutil
+
         shutil.rmtree(self.dir)
 
     def recover(self) -> str:
@@ -199,6 +200,8 @@ class Transaction:
             ]
             self._apply(names)
             return f"finished an interrupted write of {len(names)} records"
+        import shutil
+
         shutil.rmtree(self.dir)
         return "discarded an interrupted write that had not committed"
 
@@ -320,6 +323,8 @@ class Library:
         The copy is named after the document and its content hash, so two versions of a
         file with the same name are both kept, and storing the same bytes twice is a no-op.
         """
+        import hashlib
+
         digest = hashlib.sha256(data).hexdigest()[:12]
         stem, dot, ext = safe_file_name(name).rpartition(".")
         if not dot or not stem or len(ext) > 8:

@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .analysis import stem_latin
+from .analysis import TOKEN_RE, stem_latin
 from .latextext import latex_to_text
-from .text import CJK_CLASS, CJK_RE, strip_controls
+from .text import CJK_RE, strip_controls
 
 MARK_START, MARK_END = "\ue010", "\ue011"
 _JOINED_RE = re.compile(f"{MARK_END}([-‐]?){MARK_START}")
@@ -43,30 +43,20 @@ def _token(word: str) -> str:
     return stem_latin(word.lower())
 
 
-@lru_cache(maxsize=64)
-def _candidates(terms: frozenset[str]) -> re.Pattern | None:
-    """Latin runs that begin like one of the terms: the only ones worth stemming."""
-    heads = sorted({t[:4] for t in terms if not CJK_RE.match(t)})
-    if not heads:
-        return None
-    alternatives = "|".join(re.escape(h) for h in heads)
-    return re.compile(rf"(?<![^\W{CJK_CLASS}])(?:{alternatives})[^\W{CJK_CLASS}]*", re.I)
-
-
 def _spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
     """Where the query's terms occur in *text*, as the analyzer would find them.
 
-    Latin runs are lower-cased and stemmed exactly like the index does (so ``optimizers``
-    matches ``optim``); Chinese terms (bigrams and single characters) are found as
-    substrings, which is what their tokens are. This avoids re-running the whole analyzer
-    over every hit's abstract, which cost ~2 ms a hit.
+    Latin runs (the analyzer's own token pattern) are lower-cased and stemmed exactly like
+    the index does (so ``optimizers`` matches ``optim``); Chinese terms (bigrams and single
+    characters) are found as substrings, which is what their tokens are. This avoids
+    re-running the whole analyzer chain over every hit's abstract (~2 ms a hit).
     """
-    candidates = _candidates(terms)
     spans = []
-    if candidates is not None:
-        spans = [
-            (m.start(), m.end()) for m in candidates.finditer(text) if _token(m.group()) in terms
-        ]
+    if any(not CJK_RE.match(t) for t in terms):
+        for m in TOKEN_RE.finditer(text):
+            word = m.group()
+            if not CJK_RE.match(word) and _token(word) in terms:
+                spans.append((m.start(), m.end()))
     for term in terms:
         if CJK_RE.match(term):
             start = text.find(term)

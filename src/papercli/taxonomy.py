@@ -58,16 +58,18 @@ class Tag:
     exclude: list[str] = field(default_factory=list)
 
     @cached_property
-    def aliases(self) -> list[tuple[str, re.Pattern]]:
-        """(needle, pattern) per alias: the needle is a lower-cased substring that any match
-        contains (the alias's longest word), checked before the regular expression runs."""
+    def aliases(self) -> list[tuple[str, bool, re.Pattern]]:
+        """(needle, is_word, pattern) per alias: the needle is a lower-cased substring that
+        any match contains (the alias's longest word), checked before the regular expression
+        runs: among the text's words when it is a plain word, else in the whole text."""
         out = []
         for alias in self.en:
             words = [w for w in re.split(r"[\s-]+", alias.strip()) if w]
             body = r"[\s-]+".join(_word_pattern(w) for w in words)
             pattern = re.compile(rf"(?<![A-Za-z0-9]){body}(?i:s|es)?(?![A-Za-z0-9])")
-            out.append((max(words, key=len).lower(), pattern))
-        out += [(alias.lower(), re.compile(re.escape(alias))) for alias in self.zh]
+            needle = max(words, key=len).lower()
+            out.append((needle, bool(_PLAIN_WORD_RE.fullmatch(needle)), pattern))
+        out += [(alias.lower(), False, re.compile(re.escape(alias))) for alias in self.zh]
         return out
 
     def _excluded(self, text: str) -> list[tuple[int, int]]:
@@ -83,8 +85,8 @@ class Tag:
         lowered = text.lower() if lowered is None else lowered
         words = word_set(lowered) if words is None else words
         excluded = None  # computed only once an alias matches: most tags never do
-        for needle, pattern in self.aliases:
-            if needle not in (words if _PLAIN_WORD_RE.fullmatch(needle) else lowered):
+        for needle, is_word, pattern in self.aliases:
+            if needle not in (words if is_word else lowered):
                 continue
             for m in pattern.finditer(text):
                 if not self.exclude:
