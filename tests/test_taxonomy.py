@@ -545,3 +545,47 @@ def test_broken_yaml_and_missing_file_raise_taxonomy_error(tmp_path):
 def test_note_is_allowed_and_ignored():
     t = make({"llm": {"en": ["LLM"], "zh": ["大语言模型"], "note": "why"}})
     assert t.tag_text("大语言模型") == ["llm"]
+
+
+# --- the windowed search is only a faster way to the same answer --------------------------
+
+
+def _variants(alias: str) -> list[str]:
+    """Texts that put *alias* at window edges, glued to other words, pluralised, re-spaced."""
+    hyphenated = alias.replace(" ", "-")
+    out = []
+    for a in (alias, hyphenated, alias.lower(), alias.upper()):
+        out += [a, f"{a}s", f"{a}es", f"x{a}", f"{a}x", f"{a}sx", f"配合{a}风格"]
+        out += [f"We study {a} here.", f"({a}), then {a}s; not x{a}.", f"{a}\n{a}s"]
+    return out
+
+
+def test_windowed_alias_search_agrees_with_a_full_scan(tax, digest, abstracts):
+    texts = [
+        "\n".join(t for t in (e.title, e.short_name, e.abstract, e.summary_zh) if t)
+        for doc in (digest, abstracts)
+        for e in doc.entries
+    ]
+    for tag in tax.tags.values():
+        texts += [v for alias in tag.en + tag.zh for v in _variants(alias)]
+    checked = 0
+    for text in texts:
+        lowered = text.lower()
+        if not taxonomy_module.windowed(text, lowered):
+            continue
+        words = taxonomy_module.word_set(lowered)
+        for tag in tax.tags.values():
+            fast = tag.matches(text, lowered, words, windows=True)
+            assert fast == tag.matches(text, lowered, words, windows=False), (tag.name, text)
+            checked += 1
+    assert checked > 58 * 1000  # the seeds and the variants were really compared
+
+
+def test_texts_with_runs_of_spaces_or_dashes_are_scanned_whole():
+    assert taxonomy_module.windowed("federated learning", "federated learning")
+    assert not taxonomy_module.windowed("federated  learning", "federated  learning")
+    assert not taxonomy_module.windowed("schemes---KL-Shampoo", "schemes---kl-shampoo")
+    text = "İstanbul federated learning"  # lower() makes İ two characters
+    assert not taxonomy_module.windowed(text, text.lower())
+    tax = make({"federated-learning": {"en": ["federated learning"]}})
+    assert tax.tag_text("federated \n  learning") == ["federated-learning"]
