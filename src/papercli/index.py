@@ -18,9 +18,10 @@ Listings read what they show from stored fields (the record as JSON), never from
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from . import _whoosh  # noqa: F401  (before Whoosh: skips imports it does not need)
@@ -34,6 +35,7 @@ from .text import strip_controls
 
 SCHEMA_VERSION = 7
 PARALLEL_FROM = 1000  # records in one write before a second indexing process pays off
+POOL_MB = 128  # Whoosh's posting pool per indexing process
 
 
 def make_schema():
@@ -164,6 +166,31 @@ class RecordStream:
                     yield Record.from_dict(json.loads(fields["data"]), rid)
 
 
+class Writer:
+    """Changes to the index within ``PaperIndex.writer``; keeps the stamp list in step."""
+
+    def __init__(self, whoosh_writer, stamps: dict[str, list[int]], invalid: dict) -> None:
+        self.whoosh = whoosh_writer
+        self.stamps = stamps
+        self.invalid = invalid
+        self.papers_dir: list[int] | None = None  # papers/'s stamp to record (None: keep)
+
+    def upsert(self, record: Record, stamp: Stamp, known_new: bool = False) -> None:
+        """Index *record* (replacing its old version unless *known_new*: then it is added
+        without a lookup)."""
+        name = f"{record.id}.yaml"
+        self.stamps[name] = stamp.as_list()
+        self.invalid.pop(name, None)
+        if known_new:
+            self.whoosh.add_document(**document(record, stamp))
+        else:
+            self.whoosh.update_document(**document(record, stamp))
+
+    def delete(self, rid: str) -> None:
+        self.stamps.pop(f"{rid}.yaml", None)
+        self.whoosh.delete_by_term("id", rid)
+
+
 class PaperIndex:
     """The library's index. Open it with ``PaperIndex(library).open()``."""
 
@@ -236,36 +263,38 @@ class PaperIndex:
         removed = [name for name in old if name not in seen]
         report = SyncReport()
         changed_set = set(changed)
-        invalid = {k: v for k, v in self.invalid.items() if k in seen and k not in changed_set}
-        upserts: list[tuple[Record, Stamp]] = []
-        with progress(len(changed), "reading records") as advance:
-            for name in sorted(changed):
-                advance()
-                path = self.library.papers_dir / name
-                try:
-                    record = self.library.load_path(path)
-                    upserts.append((record, Stamp(*seen[name])))
-                except (RecordError, OSError) as exc:
-                    invalid[name] = str(exc)
-                    removed.append(name)  # an invalid record is not searchable until fixed
-                    seen.pop(name)
-        for record, _stamp in upserts:
-            if f"{record.id}.yaml" in old:
-                report.updated += 1
-            else:
-                report.added += 1
-        report.removed = sum(1 for name in removed if name in old)
-        if full or upserts or removed:
-            fresh = {r.id for r, _s in upserts if full or f"{r.id}.yaml" not in old}
-            gone = [n[: -len(".yaml")] for n in removed]
-            self._write(upserts, gone, clear=full, new=fresh, progress=progress)
-        self._write_json("stamps.json", seen)
-        self.invalid = invalid
-        self._write_json(
-            "state.json",
-            {"version": SCHEMA_VERSION, "papers_dir": papers_stamp, "invalid": invalid},
-        )
-        report.invalid = invalid
+        # An invalid record stays listed until its file changes or goes.
+        self.invalid = {k: v for k, v in self.invalid.items() if k in seen and k not in changed_set}
+        if not (full or changed or removed):
+            self._write_json("stamps.json", seen)
+            self._write_json(
+                "state.json",
+                {"version": SCHEMA_VERSION, "papers_dir": papers_stamp, "invalid": self.invalid},
+            )
+            return report
+        # Records are read and indexed one at a time: a rebuild holds no list of them.
+        with self.writer(len(changed), papers_dir=papers_stamp, clear=full) as writer:
+            for name in removed:
+                writer.delete(name[: -len(".yaml")])
+            with progress(len(changed), "indexing") as advance:
+                for name in sorted(changed):
+                    advance()
+                    try:
+                        record = self.library.load_path(self.library.papers_dir / name)
+                    except (RecordError, OSError) as exc:
+                        self.invalid[name] = str(exc)  # not searchable until fixed
+                        if name in old:
+                            writer.delete(name[: -len(".yaml")])
+                            report.removed += 1
+                        continue
+                    known = name in old
+                    writer.upsert(record, Stamp(*seen[name]), known_new=full or not known)
+                    if known:
+                        report.updated += 1
+                    else:
+                        report.added += 1
+        report.removed += len(removed)
+        report.invalid = self.invalid
         return report
 
     def refresh_stale(self, stored: dict[str, list[int]]) -> bool:
@@ -302,17 +331,47 @@ class PaperIndex:
         progress: Progress = quiet,
     ) -> None:
         """Write index changes, then the stamps and state that describe them."""
-        stamps = self._read_json("stamps.json")
-        for record, stamp in upserts:
-            stamps[f"{record.id}.yaml"] = stamp.as_list()
-            self.invalid.pop(f"{record.id}.yaml", None)
-        for rid in removed:
-            stamps.pop(f"{rid}.yaml", None)
-        self._write(upserts, removed, new=new, progress=progress)
+        with self.writer(len(upserts), papers_dir=papers_dir) as writer:
+            for rid in removed:
+                writer.delete(rid)
+            with progress(len(upserts), "indexing") as advance:
+                for record, stamp in upserts:
+                    advance()
+                    writer.upsert(record, stamp, known_new=record.id in new)
+
+    @contextlib.contextmanager
+    def writer(self, expected: int, papers_dir=None, clear: bool = False) -> Iterator[Writer]:
+        """One Whoosh writer for a batch of changes, committed (with the stamps and state
+        that describe it) when the block ends, cancelled if it fails. Records can be added
+        while they are produced: an ingest indexes each record as soon as it is saved.
+
+        *expected* (the number of upserts) chooses the writer: from ``PARALLEL_FROM`` on,
+        Whoosh's multiprocess writer (one more process, one segment each)."""
+        if clear:
+            self._create()
+        stamps = {} if clear else self._read_json("stamps.json")
+        if expected >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
+            # limitmb: the posting pool each process sorts in memory before spilling a run to
+            # disk; 32 made 10k papers index 1.6x slower than 128 (see BENCHMARKS.md).
+            from whoosh.multiproc import MpWriter
+
+            whoosh_writer = MpWriter(
+                self.ix, procs=2, multisegment=True, limitmb=POOL_MB, compound=False
+            )
+        else:
+            whoosh_writer = self.ix.writer(timeout=30.0, compound=False)
+        writer = Writer(whoosh_writer, stamps, self.invalid)
+        writer.papers_dir = papers_dir
+        try:
+            yield writer
+        except BaseException:
+            whoosh_writer.cancel()
+            raise
+        whoosh_writer.commit()
         self._write_json("stamps.json", stamps)
-        state = self._read_json("state.json")
-        if papers_dir is not None:
-            state["papers_dir"] = papers_dir
+        state = {} if clear else self._read_json("state.json")
+        if writer.papers_dir is not None:
+            state["papers_dir"] = writer.papers_dir
         state.update(version=SCHEMA_VERSION, invalid=self.invalid)
         self._write_json("state.json", state)
 
@@ -329,37 +388,6 @@ class PaperIndex:
         self._apply(
             upserts, [], papers_dir=self.library.papers_dir_stamp(), new=new, progress=progress
         )
-
-    def _write(
-        self,
-        upserts: list[tuple[Record, Stamp]],
-        removed: list[str],
-        clear: bool = False,
-        new: frozenset[str] = frozenset(),
-        progress: Progress = quiet,
-    ) -> None:
-        """One writer, one commit. Large batches use both cores (Whoosh's multiprocess
-        writer, one segment per process): 2658 papers indexed in 6.3 s instead of 11.4 s."""
-        if clear:
-            self._create()
-        if len(upserts) >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
-            writer = self.ix.writer(procs=2, multisegment=True, limitmb=32, compound=False)
-        else:
-            writer = self.ix.writer(timeout=30.0, compound=False)
-        try:
-            for rid in removed:
-                writer.delete_by_term("id", rid)
-            with progress(len(upserts), "indexing") as advance:
-                for record, stamp in upserts:
-                    advance()
-                    if record.id in new:
-                        writer.add_document(**document(record, stamp))
-                    else:
-                        writer.update_document(**document(record, stamp))
-        except BaseException:
-            writer.cancel()
-            raise
-        writer.commit()
 
     # -- reading ----------------------------------------------------------------------------
 

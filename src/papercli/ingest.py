@@ -189,18 +189,21 @@ def ingest(
                             report,
                         )
                         advance()
-        written = []
-        touched = [batch.records[rid] for rid in batch.touched]
-        with library.transaction() as txn, progress(len(touched), "tagging") as advance:
-            for record in touched:  # all records of this ingest are written, or none
-                advance()
-                auto = auto_tags(record, taxonomy)
-                keep_keywords(record, batch.keywords.get(record.id, set()) - auto)
-                apply_tags(record, auto)
-                if batch.before.get(record.id) != record.to_dict() and txn.save(record):
-                    written.append(record)
-        report.written = len(written)
-        if written:
-            new = frozenset(r.id for r in written if batch.before[r.id] is None)
-            index.write(written, new=new, progress=progress)
+                    doc.entries = []  # what a later entry needs is in the records now
+        # Each record is tagged, staged and indexed in one pass, and then let go: the
+        # indexing processes work while this one tags and saves the next records.
+        touched = list(batch.touched)
+        with index.writer(len(touched)) as writer:
+            with library.transaction() as txn, progress(len(touched), "saving") as advance:
+                for rid in touched:
+                    advance()
+                    record = batch.records.pop(rid)
+                    auto = auto_tags(record, taxonomy)
+                    keep_keywords(record, batch.keywords.get(rid, set()) - auto)
+                    apply_tags(record, auto)
+                    before = batch.before.pop(rid)
+                    if before != record.to_dict() and txn.save(record):
+                        writer.upsert(record, txn.stamp(rid), known_new=before is None)
+                        report.written += 1
+            writer.papers_dir = library.papers_dir_stamp()
     return report

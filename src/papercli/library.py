@@ -123,19 +123,24 @@ def _fsync_dir(path: Path) -> None:
 class Transaction:
     """All-or-nothing writes of record files, in the manner of a database journal.
 
-    1. every new record file is written into ``.txn/new/`` and flushed to disk;
-    2. ``.txn/COMMIT`` (the list of files) is written and flushed: the commit point;
+    1. every record saved is written at once into ``.txn/new/`` (so a 100,000-paper ingest
+       holds no file contents in memory);
+    2. on commit the staged files are flushed to disk, then ``.txn/COMMIT`` (the list of
+       files) is written and flushed: the commit point;
     3. each file is renamed into ``papers/``; then ``.txn`` is removed.
 
-    A process killed before step 2 leaves a ``.txn`` without ``COMMIT``: the next command
-    deletes it (nothing happened). Killed after step 2: the next command finishes the
-    renames (everything happened). Readers never see a half-written record file.
+    A failure inside the ``with`` block removes ``.txn``. A process killed before step 2
+    leaves a ``.txn`` without ``COMMIT``: the next command deletes it (nothing happened).
+    Killed after step 2: the next command finishes the renames (everything happened).
+    Readers never see a half-written record file. A rename keeps a file's inode, size and
+    mtime, so ``stamp`` tells, before the commit, the stamp the record file will have.
     """
 
     def __init__(self, library: Library) -> None:
         self.library = library
         self.dir = library.root / TXN_DIR
-        self.writes: dict[str, bytes] = {}
+        self.staged = self.dir / "new"
+        self.names: dict[str, None] = {}  # staged file names, in order (a set)
 
     def __enter__(self) -> Transaction:
         return self
@@ -143,40 +148,59 @@ class Transaction:
     def __exit__(self, kind, value, tb) -> None:
         if kind is None:
             self.commit()
+        else:
+            self.abort()
 
     def save(self, record: Record) -> bool:
-        """Queue *record* for writing if its text changed; return whether it did."""
+        """Stage *record* for writing if its text changed; return whether it did."""
         path = self.library.record_path(record.id)
         data = dump_yaml(record.to_dict()).encode("utf-8")
         try:
             if path.read_bytes() == data:
-                self.writes.pop(path.name, None)
+                if self.names.pop(path.name, 0) is None:
+                    os.unlink(self.staged / path.name)  # staged earlier in this transaction
                 return False
         except FileNotFoundError:
             pass
-        self.writes[path.name] = data
+        if not self.names and not self.staged.is_dir():
+            if self.dir.exists():
+                self.recover()
+            self.staged.mkdir(parents=True)
+        with open(self.staged / path.name, "wb") as handle:
+            handle.write(data)
+        self.names[path.name] = None
         return True
 
+    def stamp(self, rid: str) -> Stamp:
+        """The stamp the record file staged for *rid* will have once committed."""
+        return Stamp.of(os.stat(self.staged / f"{rid}.yaml"))
+
     def commit(self) -> None:
-        if not self.writes:
+        if not self.names:
+            self.abort()
             return
-        staged = self.dir / "new"
-        if self.dir.exists():
-            self.recover()
-        staged.mkdir(parents=True)
-        each = len(self.writes) <= SYNC_EACH_FILE_UP_TO
-        for name, data in self.writes.items():
-            with open(staged / name, "wb") as handle:
-                handle.write(data)
-                if each:
-                    handle.flush()
-                    os.fsync(handle.fileno())
-        if not each:
+        names = list(self.names)
+        if len(names) <= SYNC_EACH_FILE_UP_TO:
+            for name in names:
+                fd = os.open(self.staged / name, os.O_RDONLY)
+                try:
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+        else:
             os.sync()
-        _fsync_dir(staged)
-        atomic_write(self.dir / "COMMIT", "\n".join(self.writes).encode("utf-8"))
-        self._apply(list(self.writes))
-        self.writes = {}
+        _fsync_dir(self.staged)
+        atomic_write(self.dir / "COMMIT", "\n".join(names).encode("utf-8"))
+        self._apply(names)
+        self.names = {}
+
+    def abort(self) -> None:
+        """Forget every staged file (nothing of this transaction reaches ``papers/``)."""
+        self.names = {}
+        if self.staged.is_dir() and not (self.dir / "COMMIT").exists():
+            import shutil
+
+            shutil.rmtree(self.dir)
 
     def _apply(self, names: list[str]) -> None:
         papers = self.library.papers_dir

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .latextext import latex_to_text
@@ -41,30 +42,36 @@ def _venue_year(venue: str | None, year: int | None) -> str:
     return f"{fold_key(venue or '')}{year or ''}"
 
 
+@lru_cache(maxsize=4096)
 def identity_keys(
     venue: str | None,
     year: int | None,
     title: str | None,
     short_name: str | None,
     abstract: str | None,
-) -> list[str]:
+) -> tuple[str, ...]:
+    """The keys a paper is recognised by (cached: an ingest asks for a record's keys when
+    it is created, looked up and indexed; folding a whole abstract costs ~20 us)."""
     keys = []
-    if title and text_key(title):
-        keys.append(f"t:{_venue_year(venue, year)}:{text_key(title)}")
-    if abstract and text_key(abstract):
-        keys.append("a:" + hashlib.sha1(text_key(abstract).encode("utf-8")).hexdigest()[:20])
-    if short_name and fold_key(short_name):
-        keys.append(f"n:{_venue_year(venue, year)}:{fold_key(short_name)}")
-    return keys
+    title_key = text_key(title) if title else ""
+    if title_key:
+        keys.append(f"t:{_venue_year(venue, year)}:{title_key}")
+    abstract_key = text_key(abstract) if abstract else ""
+    if abstract_key:
+        keys.append("a:" + hashlib.sha1(abstract_key.encode("utf-8")).hexdigest()[:20])
+    name_key = fold_key(short_name) if short_name else ""
+    if name_key:
+        keys.append(f"n:{_venue_year(venue, year)}:{name_key}")
+    return tuple(keys)
 
 
-def record_keys(record: Record) -> list[str]:
+def record_keys(record: Record) -> tuple[str, ...]:
     return identity_keys(
         record.venue, record.year, record.title, record.short_name, record.abstract
     )
 
 
-def entry_keys(entry: Entry) -> list[str]:
+def entry_keys(entry: Entry) -> tuple[str, ...]:
     return identity_keys(entry.venue, entry.year, entry.title, entry.short_name, entry.abstract)
 
 

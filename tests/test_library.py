@@ -1,0 +1,70 @@
+"""The library on disk: record files and the all-or-nothing transaction that writes them."""
+
+from __future__ import annotations
+
+import pytest
+
+from papercli.library import TXN_DIR, Library
+from papercli.record import Record
+
+
+def _record(rid: str, title: str = "A title") -> Record:
+    return Record(id=rid, title=title, venue="ICLR", year=2026)
+
+
+def _files(library: Library) -> dict[str, bytes]:
+    if not library.papers_dir.exists():
+        return {}
+    return {p.name: p.read_bytes() for p in sorted(library.papers_dir.iterdir())}
+
+
+def test_save_stages_the_file_at_once_and_keeps_no_contents(tmp_library):
+    with tmp_library.transaction() as txn:
+        assert txn.save(_record("iclr2026-a"))
+        staged = tmp_library.root / TXN_DIR / "new" / "iclr2026-a.yaml"
+        assert staged.read_text("utf-8").startswith("id: iclr2026-a\n")
+        assert list(txn.names) == ["iclr2026-a.yaml"]
+        assert not hasattr(txn, "writes")  # names only: no bytes held for a big ingest
+        assert _files(tmp_library) == {}  # nothing visible before the commit
+    assert list(_files(tmp_library)) == ["iclr2026-a.yaml"]
+    assert not (tmp_library.root / TXN_DIR).exists()
+
+
+def test_a_failure_inside_the_block_writes_nothing_and_removes_the_stage(tmp_library):
+    with tmp_library.transaction() as txn:
+        txn.save(_record("iclr2026-a"))
+    before = _files(tmp_library)
+    with pytest.raises(RuntimeError), tmp_library.transaction() as txn:
+        txn.save(_record("iclr2026-a", "Changed"))
+        txn.save(_record("iclr2026-b"))
+        raise RuntimeError("a later document was unusable")
+    assert _files(tmp_library) == before
+    assert not (tmp_library.root / TXN_DIR).exists()
+
+
+def test_the_staged_stamp_is_the_committed_files_stamp(tmp_library):
+    with tmp_library.transaction() as txn:
+        txn.save(_record("iclr2026-a"))
+        staged = txn.stamp("iclr2026-a")
+    assert tmp_library.stamp("iclr2026-a") == staged  # a rename keeps inode, size and mtime
+
+
+def test_unchanged_records_are_not_staged_and_a_revert_unstages(tmp_library):
+    with tmp_library.transaction() as txn:
+        txn.save(_record("iclr2026-a"))
+    with tmp_library.transaction() as txn:
+        assert not txn.save(_record("iclr2026-a"))
+        assert txn.save(_record("iclr2026-a", "Changed"))
+        assert not txn.save(_record("iclr2026-a"))  # back to what the file says
+        assert txn.names == {}
+        assert not (tmp_library.root / TXN_DIR / "new" / "iclr2026-a.yaml").exists()
+    assert b"title: A title\n" in _files(tmp_library)["iclr2026-a.yaml"]
+
+
+def test_a_stage_left_by_a_killed_process_is_discarded_before_staging(tmp_library):
+    leftover = tmp_library.root / TXN_DIR / "new"
+    leftover.mkdir(parents=True)
+    (leftover / "iclr2026-ghost.yaml").write_text("id: iclr2026-ghost\n", "utf-8")
+    with tmp_library.transaction() as txn:
+        txn.save(_record("iclr2026-a"))
+    assert list(_files(tmp_library)) == ["iclr2026-a.yaml"]  # no COMMIT: the ghost never was
