@@ -107,11 +107,6 @@ def bilingual_analyzer():
     )
 
 
-def spelling_analyzer():
-    """English words as written, lower-cased: the vocabulary spelling suggestions come from."""
-    return RegexTokenizer(r"[A-Za-z][A-Za-z'-]*[A-Za-z]") | LowercaseFilter()
-
-
 def tokens(text: str, mode: str = "index") -> list[str]:
     """The analysed tokens of *text* (for tests and for explaining a query)."""
     return [t.text for t in bilingual_analyzer()(text, mode=mode)]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -32,8 +33,10 @@ from .merge import record_keys
 from .progress import Progress, quiet
 from .record import Record
 from .text import strip_controls
+from .vocabulary import FILE as VOCABULARY_FILE
+from .vocabulary import Vocabulary, words_of
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8  # 8: spelling vocabulary moved out of the index (words.json)
 PARALLEL_FROM = 1000  # records in one write before a second indexing process pays off
 POOL_MB = 128  # Whoosh's posting pool per indexing process
 
@@ -41,7 +44,7 @@ POOL_MB = 128  # Whoosh's posting pool per indexing process
 def make_schema():
     from whoosh import fields
 
-    from .analysis import bilingual_analyzer, spelling_analyzer
+    from .analysis import bilingual_analyzer
 
     analyzer = bilingual_analyzer()
 
@@ -59,9 +62,6 @@ def make_schema():
         tag=fields.KEYWORD(commas=True, lowercase=True, scorable=True, field_boost=2.0),
         abstract=text(1.0),
         summary=text(1.0),
-        # The English words as written (not stemmed), for "Did you mean …?". Whoosh's own
-        # spelling=True would make fuzzy queries (term~) expand to unstemmed words.
-        words=fields.TEXT(analyzer=spelling_analyzer(), phrase=False),
         venue=fields.KEYWORD(lowercase=True),
         year=fields.NUMERIC(int, bits=16, signed=False),
         category=fields.KEYWORD(commas=True, lowercase=True),
@@ -92,7 +92,6 @@ def document(record: Record, stamp: Stamp) -> dict:
         "tag": ",".join(record.tags),
         "abstract": text(record.abstract),
         "summary": text(record.summary_zh),
-        "words": " ".join(filter(None, [record.title, record.short_name, record.abstract])),
         "venue": record.venue or "",
         "year": record.year or 0,
         "category": ",".join(c.replace(",", " ") for c in record.categories),
@@ -167,20 +166,25 @@ class RecordStream:
 
 
 class Writer:
-    """Changes to the index within ``PaperIndex.writer``; keeps the stamp list in step."""
+    """Changes to the index within ``PaperIndex.writer``; keeps the stamp list and the
+    vocabulary (see ``vocabulary``) in step."""
 
-    def __init__(self, whoosh_writer, stamps: dict[str, list[int]], invalid: dict) -> None:
+    def __init__(self, index: PaperIndex, whoosh_writer, stamps: dict, clear: bool) -> None:
+        self.index = index
         self.whoosh = whoosh_writer
         self.stamps = stamps
-        self.invalid = invalid
         self.papers_dir: list[int] | None = None  # papers/'s stamp to record (None: keep)
+        self.vocabulary = Vocabulary() if clear else None  # loaded at the first change
+        self._searcher = None  # reads the versions being replaced
 
     def upsert(self, record: Record, stamp: Stamp, known_new: bool = False) -> None:
         """Index *record* (replacing its old version unless *known_new*: then it is added
         without a lookup)."""
         name = f"{record.id}.yaml"
         self.stamps[name] = stamp.as_list()
-        self.invalid.pop(name, None)
+        self.index.invalid.pop(name, None)
+        old = Counter() if known_new else self._old_words(record.id)
+        self._count(old, words_of(record))
         if known_new:
             self.whoosh.add_document(**document(record, stamp))
         else:
@@ -188,7 +192,29 @@ class Writer:
 
     def delete(self, rid: str) -> None:
         self.stamps.pop(f"{rid}.yaml", None)
+        self._count(self._old_words(rid), Counter())
         self.whoosh.delete_by_term("id", rid)
+
+    def _old_words(self, rid: str) -> Counter:
+        if self._searcher is None:
+            self._searcher = self.index.ix.searcher()
+        fields = self._searcher.document(id=rid)
+        if not fields:
+            return Counter()
+        return words_of(Record.from_dict(json.loads(fields["data"]), rid))
+
+    def _count(self, old: Counter, new: Counter) -> None:
+        if old == new:
+            return
+        if self.vocabulary is None:
+            self.vocabulary = Vocabulary.load(self.index.dir)
+        self.vocabulary.remove(old)
+        self.vocabulary.add(new)
+
+    def close(self) -> None:
+        if self._searcher is not None:
+            self._searcher.close()
+            self._searcher = None
 
 
 class PaperIndex:
@@ -239,7 +265,7 @@ class PaperIndex:
         from whoosh import index as windex
 
         self.dir.mkdir(parents=True, exist_ok=True)
-        for name in ("stamps.json", "state.json"):
+        for name in ("stamps.json", "state.json", VOCABULARY_FILE):
             (self.dir / name).unlink(missing_ok=True)
         self._ix = windex.create_in(str(self.dir), make_schema())
 
@@ -360,14 +386,18 @@ class PaperIndex:
             )
         else:
             whoosh_writer = self.ix.writer(timeout=30.0, compound=False)
-        writer = Writer(whoosh_writer, stamps, self.invalid)
+        writer = Writer(self, whoosh_writer, stamps, clear)
         writer.papers_dir = papers_dir
         try:
             yield writer
         except BaseException:
+            writer.close()
             whoosh_writer.cancel()
             raise
+        writer.close()
         whoosh_writer.commit()
+        if writer.vocabulary is not None:
+            atomic_write(self.dir / VOCABULARY_FILE, writer.vocabulary.to_json())
         self._write_json("stamps.json", stamps)
         state = {} if clear else self._read_json("state.json")
         if writer.papers_dir is not None:

@@ -104,9 +104,11 @@ def suggest(index: PaperIndex, text: str) -> str | None:
     import re
 
     from .analysis import tokens
+    from .vocabulary import Vocabulary
 
     words = re.findall(r'"[^"]*"|\S+', text)
     changed = False
+    vocabulary = None
     with index.ix.searcher() as searcher:
         reader = searcher.reader()
         for i, word in enumerate(words):
@@ -119,10 +121,12 @@ def suggest(index: PaperIndex, text: str) -> str | None:
             )
             if known:
                 continue
+            if vocabulary is None:
+                vocabulary = Vocabulary.load(index.dir)
             distance = 1 if len(word) <= 5 else 2  # "red" is not a typo of "and"
-            options = searcher.suggest("words", word.lower(), limit=1, maxdist=distance)
-            if options:
-                words[i] = options[0]
+            option = vocabulary.suggest(word.lower(), distance)
+            if option:
+                words[i] = option
                 changed = True
     return " ".join(words) if changed else None
 

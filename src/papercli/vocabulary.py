@@ -1,0 +1,83 @@
+"""The library's English words as written, for "Did you mean …?".
+
+The index stems its words (``federated`` → ``feder``), so suggestions need the words as
+written. They used to be a Whoosh field of their own, which cost a quarter of all indexing
+time for a lookup made only when a search finds nothing. Now they are a file beside the
+index, ``.index/words.json``: word → how often it occurs in titles, short names and
+abstracts. ``PaperIndex.writer`` keeps it in step with every change (adding a paper's
+words, subtracting an old version's); ``papers index --rebuild`` recounts it from scratch.
+A suggestion is the most frequent known word within a small edit distance, found with
+Whoosh's Levenshtein automata over the sorted word list.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_left
+from collections import Counter
+from pathlib import Path
+
+from .record import Record
+
+FILE = "words.json"
+# Words of two or more letters; identifiers with digits (GSM8K, Qwen2.5) are not words.
+_WORD_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z'-]*[A-Za-z](?![A-Za-z0-9])")
+
+
+def words_of(record: Record) -> Counter[str]:
+    """The lower-cased English words of a record's title, short name and abstract."""
+    text = "\n".join(filter(None, (record.title, record.short_name, record.abstract)))
+    return Counter(w.lower() for w in _WORD_RE.findall(text))
+
+
+class Vocabulary:
+    def __init__(self, counts: dict[str, int] | None = None) -> None:
+        self.counts: dict[str, int] = counts or {}
+
+    @classmethod
+    def load(cls, index_dir: Path) -> Vocabulary:
+        try:
+            data = json.loads((index_dir / FILE).read_text("utf-8"))
+        except (FileNotFoundError, ValueError):
+            return cls()
+        return cls(data if isinstance(data, dict) else {})
+
+    def to_json(self) -> bytes:
+        return json.dumps(self.counts, ensure_ascii=False, sort_keys=True).encode("utf-8")
+
+    def add(self, words: Counter[str]) -> None:
+        counts = self.counts
+        for word, n in words.items():
+            counts[word] = counts.get(word, 0) + n
+
+    def remove(self, words: Counter[str]) -> None:
+        counts = self.counts
+        for word, n in words.items():
+            left = counts.get(word, 0) - n
+            if left > 0:
+                counts[word] = left
+            else:
+                counts.pop(word, None)
+
+    def __contains__(self, word: str) -> bool:
+        return word in self.counts
+
+    def suggest(self, word: str, maxdist: int) -> str | None:
+        """The most frequent known word within *maxdist* edits of *word* (None if none).
+
+        A Levenshtein automaton walks the sorted word list (Whoosh's own ``ListCorrector``
+        skips matches: it finds nothing for ``federatd`` in [federate, learning])."""
+        from whoosh.automata.fsa import find_all_matches
+        from whoosh.automata.lev import levenshtein_automaton
+
+        ordered = sorted(self.counts)
+
+        def at_or_after(key: str) -> str | None:
+            i = bisect_left(ordered, key)
+            return ordered[i] if i < len(ordered) else None
+
+        dfa = levenshtein_automaton(word, maxdist, 0).to_dfa()
+        options = (w for w in find_all_matches(dfa, at_or_after) if w != word)
+        best = max(((self.counts[w], w) for w in options), default=None)
+        return best[1] if best else None
