@@ -53,6 +53,13 @@ def test_a_piped_search_imports_only_what_it_needs(seeded_library):
         "http.client",
     ):
         assert unneeded not in modules, unneeded
+    # The hit's abstract carries LaTeX ($L_t=O(t^{-\zeta})$): its plain reading comes
+    # stored with the hit, so neither the snippet nor the derived label loads pylatexenc.
+    for argv in (
+        ["search", "schedules"],
+        ["show", "iclr2026-consider-sgd-type-optimization-infinite"],
+    ):
+        assert "pylatexenc" not in imported(*argv, library=seeded_library.root), argv
     listing = imported("list", "--ids", library=seeded_library.root)
     assert "yaml" not in listing and "rich" not in listing and "papercli.snippets" not in listing
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from . import _whoosh  # noqa: F401  (before Whoosh: skips imports it does not need)
 from .errors import RecordError
-from .latextext import latex_to_text
+from .latextext import latex_to_text, remember
 from .library import Library, Stamp, atomic_write
 from .merge import record_keys
 from .progress import Progress, quiet
@@ -36,7 +36,7 @@ from .text import strip_controls
 from .vocabulary import FILE as VOCABULARY_FILE
 from .vocabulary import Vocabulary, words_of
 
-SCHEMA_VERSION = 8  # 8: spelling vocabulary moved out of the index (words.json)
+SCHEMA_VERSION = 9  # 8: spelling vocabulary in words.json; 9: stored plain readings
 PARALLEL_FROM = 1000  # records in one write before a second indexing process pays off
 POOL_MB = 128  # Whoosh's posting pool per indexing process
 
@@ -70,6 +70,7 @@ def make_schema():
         sortkey=fields.ID(sortable=True),
         stamp=fields.STORED,
         data=fields.STORED,
+        plain=fields.STORED,  # the texts' plain readings, where LaTeX made them differ
     )
 
 
@@ -100,7 +101,29 @@ def document(record: Record, stamp: Stamp) -> dict:
         "sortkey": record.label.casefold(),
         "stamp": stamp.as_list(),
         "data": json.dumps(record.to_dict(), ensure_ascii=False),
+        "plain": json.dumps(readings(record), ensure_ascii=False),
     }
+
+
+PLAIN_FIELDS = ("title", "abstract", "summary_zh")
+
+
+def readings(record: Record) -> dict[str, str]:
+    """The plain readings of the record's texts that differ from the texts (LaTeX read as
+    text), stored so that showing the record never converts LaTeX again."""
+    out = {}
+    for name in PLAIN_FIELDS:
+        value = getattr(record, name)
+        if value and (plain := latex_to_text(value)) != value:
+            out[name] = plain
+    return out
+
+
+def remember_readings(data: dict, stored: str | None) -> None:
+    """Hand the readings stored with a hit (see ``readings``) to ``latex_to_text``."""
+    for name, plain in json.loads(stored or "{}").items():
+        if isinstance(data.get(name), str) and isinstance(plain, str):
+            remember(data[name], plain)
 
 
 def facets(record: Record) -> list[str]:
@@ -144,6 +167,12 @@ class Hit:
     @property
     def record(self) -> Record:
         return Record.from_dict(self.data, self.id)
+
+
+def _hit(fields: dict, score: float | None = None) -> Hit:
+    data = json.loads(fields["data"])
+    remember_readings(data, fields.get("plain"))
+    return Hit(fields["id"], data, score)
 
 
 class RecordStream:
@@ -244,11 +273,11 @@ class PaperIndex:
         from whoosh import index as windex
 
         state = self._read_json("state.json")
-        usable = state.get("version") == SCHEMA_VERSION and windex.exists_in(str(self.dir))
+        usable = state.get("version") == SCHEMA_VERSION
         if usable:
-            try:
+            try:  # (not exists_in first: it reads and unpickles the whole TOC too, ~13 ms)
                 self._ix = windex.open_dir(str(self.dir))
-            except Exception:  # an index from another version or a damaged one: rebuild
+            except Exception:  # missing, from another version or damaged: rebuild
                 usable = False
         if not usable:
             self._create()
@@ -450,16 +479,14 @@ class PaperIndex:
     def get(self, rid: str) -> Hit | None:
         with self.ix.searcher() as searcher:
             fields = searcher.document(id=rid)
-        return Hit(rid, json.loads(fields["data"])) if fields else None
+        return _hit(fields) if fields else None
 
     def run(self, q, limit: int | None, sort: bool = False, fresh: bool = True) -> list[Hit]:
         """Run a Whoosh query; check the hits' files and run again if any had changed."""
         for _attempt in range(2):
             with self.ix.searcher() as searcher:
                 results = searcher.search(q, limit=limit, sortedby="sortkey" if sort else None)
-                hits = [
-                    Hit(h["id"], json.loads(h["data"]), None if sort else h.score) for h in results
-                ]
+                hits = [_hit(h.fields(), None if sort else h.score) for h in results]
                 stored = {h["id"]: h["stamp"] for h in results}
             if not fresh or not self.refresh_stale(stored):
                 break

@@ -170,13 +170,28 @@ def _ungroup(text: str) -> str:
     return "".join(out)
 
 
-@lru_cache(maxsize=1024)
+_READINGS: dict[str, str] = {}  # text -> plain reading, for the texts of the papers at hand
+_READINGS_MAX = 4096
+
+
 def latex_to_text(text: str) -> str:
     """Plain Unicode reading of prose that carries LaTeX and Markdown leftovers (cached:
     merging, tagging and indexing a record each read the same abstract)."""
     if not _HINT_RE.search(text):
         return text
-    return _WS_RE.sub(" ", _prose(_ungroup(text))).strip()
+    plain = _READINGS.get(text)
+    if plain is None:
+        plain = _WS_RE.sub(" ", _prose(_ungroup(text))).strip()
+        remember(text, plain)
+    return plain
+
+
+def remember(text: str, plain: str) -> None:
+    """Record *plain* as the reading of *text*. The index stores the readings it computed,
+    and a search hands them back here: showing a hit never loads pylatexenc (~20 ms)."""
+    if len(_READINGS) >= _READINGS_MAX:
+        _READINGS.clear()
+    _READINGS[text] = plain
 
 
 def _balanced(text: str) -> bool:

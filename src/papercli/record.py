@@ -179,8 +179,8 @@ class Record:
 
 def derived_label(short_name: str | None, abstract: str | None, summary: str | None) -> str:
     """A display label for an untitled paper, built only from text the paper has."""
-    # the first sentence is all we need: convert only the opening of a long abstract
-    opening = first_sentence(latex_to_text((abstract or summary or "")[:800]), 90)
+    # (the whole text is read: cutting the raw text could split a math span)
+    opening = first_sentence(latex_to_text(abstract or summary or ""), 90)
     if short_name and opening:
         return f"{short_name} — {opening}"
     return short_name or opening or "(no title, no abstract)"
