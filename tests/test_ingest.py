@@ -173,3 +173,23 @@ def test_same_short_name_different_paper_stays_separate(seeded_library, tmp_path
     report = ingest(seeded_library, [page])
     assert report.new == ["iclr2026-rrnco-2"] and report.merged == []
     assert seeded_library.load("iclr2026-rrnco-2").citekey == "rrnco2026a"
+
+
+def test_records_of_finished_documents_are_parked_and_come_back_whole(tmp_library, monkeypatch):
+    """Between documents the batch holds records as JSON, not objects; the RRNCO entry of
+    the second seed brings the first seed's record back to life and merges into it."""
+    import papercli.ingest as ingest_module
+
+    seen = []
+    park = ingest_module._Batch.park
+
+    def spy(batch):
+        park(batch)
+        seen.append((len(batch.records), len(batch.parked)))
+
+    monkeypatch.setattr(ingest_module._Batch, "park", spy)
+    report = ingest(tmp_library, SEEDS)
+    assert seen == [(0, 45), (0, 63)]  # after each document: no live objects left
+    assert "iclr2026-rrnco" in report.merged
+    record = tmp_library.load("iclr2026-rrnco")
+    assert record.title and record.summary_zh and record.abstract  # both sources' fields

@@ -1,3 +1,4 @@
 from .cli import app
 
-app(prog_name="papers")
+if __name__ == "__main__":  # (imported, not run, by a multiprocessing child)
+    app(prog_name="papers")
