@@ -11,7 +11,9 @@ process (wall time, papers/s, peak RSS of the largest process and of all togethe
 time of all processes, sizes on disk), run every
 command once to warm up (index freshness, bytecode) and to count its hits, then time cold
 processes: ``papers`` searches and listings, ``rg -l -i`` over the record files for the same
-words, and ``python -c pass``, interleaved round-robin (each round starts one command later)
+words, the floor a search cannot go below (importing Typer, importing Whoosh, and the same
+search without the command line: ``search_floor.py``), and ``python -c pass``, interleaved
+round-robin (each round starts one command later)
 so that machine noise hits them all alike. Output: machine facts and ONE Markdown table on
 stdout (progress on stderr); ``--output FILE`` writes the same into FILE.
 """
@@ -45,6 +47,7 @@ COMMON_TERM = "learning"
 PHRASE = "federated learning"
 CHINESE = "联邦学习"
 TAG = "federated-learning"
+FLOOR_WHOOSH = "import papercli._whoosh, whoosh.index, whoosh.searching, whoosh.qparser"
 
 # label, papers arguments (without --library), key of the rg row it is compared with
 PAPERS_COMMANDS = [
@@ -251,19 +254,29 @@ def percentile(times: list[float], q: float) -> float:
     return statistics.quantiles(times, n=100, method="inclusive")[round(q * 100) - 1]
 
 
-def warm(cmd: Command, env, runs: int, slow_runs: int) -> None:
-    """Run once, untimed: warms caches and bytecode, and counts the hits (one per line).
+def warm(cmd: Command, env, runs: int, slow_runs: int, python: Path) -> None:
+    """Run once, untimed: warms caches and bytecode, counts the hits (one per line) and,
+    for ``papers`` commands, notes the process's peak RSS.
 
     A command that takes longer than ``SLOW`` seconds gets only *slow_runs* timed runs.
     """
     t0 = time.perf_counter()
-    out = subprocess.run(cmd.argv, capture_output=True, env=env, check=False)
+    if cmd.kind == "papers":
+        argv = [str(python), "-c", _RUSAGE_CHILD, *cmd.argv]
+        got = json.loads(subprocess.run(argv, capture_output=True, env=env, check=True).stdout)
+        out = subprocess.CompletedProcess(
+            cmd.argv, got["rc"], got["stdout"].encode(), got["stderr"].encode()
+        )
+        cmd.note = f"peak RSS {fmt_mib(got['maxrss_kb'] * 1024)}; "
+    else:
+        out = subprocess.run(cmd.argv, capture_output=True, env=env, check=False)
     cmd.budget = runs if time.perf_counter() - t0 < SLOW else min(runs, slow_runs)
     if cmd.budget < runs:
-        cmd.note = f"{cmd.budget} runs only (> {SLOW:.0f} s each)"
+        cmd.note += f"{cmd.budget} runs only (> {SLOW:.0f} s each)"
     cmd.rc = out.returncode
     lines = [line for line in out.stdout.decode("utf-8", "replace").splitlines() if line.strip()]
-    if cmd.kind in ("papers", "rg") and cmd.label != "--help":
+    counted = cmd.kind == "rg" or (cmd.kind in ("papers", "floor") and cmd.key is not None)
+    if counted or (cmd.kind == "papers" and cmd.label != "--help"):
         cmd.hits = len(lines) if out.returncode == 0 else 0
     if out.returncode not in (0, 1) or (cmd.kind == "papers" and out.returncode != 0):
         first = out.stderr.decode("utf-8", "replace").strip().splitlines()
@@ -386,12 +399,31 @@ def bench_size(size: int, args, tools: dict, workdir: Path) -> list[Row]:
             )
             for label, word, key in RG_COMMANDS
         ]
+    # What a cold search cannot go below: the imports it needs, and the same search
+    # without the command line (search_floor.py calls the functions the command calls).
+    floor = [
+        ("floor: import typer", "import os; os.environ['TYPER_USE_RICH'] = '0'; import typer"),
+        ("floor: import Whoosh", FLOOR_WHOOSH),
+    ]
+    commands += [
+        Command(label, [str(python), "-c", code], f'python -c "{code}"', None, "floor")
+        for label, code in floor
+    ]
+    commands.append(
+        Command(
+            "floor: the rare-term search without Typer",
+            [str(python), str(REPO / "benchmarks" / "search_floor.py"), str(library), RARE_TERM],
+            f"python benchmarks/search_floor.py LIB {RARE_TERM}",
+            "rare",
+            "floor",
+        )
+    )
     commands.append(
         Command("python -c pass", [str(python), "-c", "pass"], "python -c pass", None, "python")
     )
     log(f"[{size}] warm-up: each command once")
     for cmd in commands:
-        warm(cmd, env, args.runs, args.slow_runs)
+        warm(cmd, env, args.runs, args.slow_runs, python)
     if commands[0].hits != manifest.rare_papers:
         commands[0].note += f" expected {manifest.rare_papers} hits"
     log(f"[{size}] timing {args.runs} rounds of {len(commands)} commands, round-robin")
@@ -415,7 +447,7 @@ def bench_size(size: int, args, tools: dict, workdir: Path) -> list[Row]:
                 hits="" if cmd.hits is None else str(cmd.hits),
                 vs_rg=ratio_rg,
                 vs_python=ratio_py,
-                note=cmd.note.strip(),
+                note=cmd.note.strip().rstrip(";"),
             )
         )
     if not rg:

@@ -1,0 +1,30 @@
+"""The work of ``papers --library LIB search TERM`` without the command line around it.
+
+    python benchmarks/search_floor.py LIB TERM
+
+Opens the index, runs the same query with the same snippets and prints the same
+tab-separated lines as a piped ``papers search``, calling the plain functions the Typer
+command calls. Timed beside ``papers search`` in ``run.py``, the difference is what Typer
+(import, building the commands, parsing) costs a search.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from papercli import query
+from papercli.index import PaperIndex
+from papercli.library import Library
+from papercli.render import print_hits, snippet_width
+
+
+def main(library: str, text: str) -> int:
+    index = PaperIndex(Library(Path(library))).open()
+    hits = query.search(index, text, None, snippet_chars=snippet_width())
+    print_hits(hits, scores=True)
+    return 0 if hits else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2]))
