@@ -83,7 +83,10 @@ def test_killed_ingest_leaves_before_or_after(setup, tmp_path):
     for i in range(KILL_POINTS):
         lib = tmp_path / f"lib{i}"
         shutil.copytree(base, lib)
-        delay = duration * (i + rng.random()) / KILL_POINTS  # spread over the whole run
+        # Half the kills spread over the whole run, half over its last fifth, where the
+        # records commit and then the index (both sides of the commit point get hit).
+        share = (i + rng.random()) / KILL_POINTS
+        delay = duration * (share if i % 2 == 0 else 0.8 + 0.2 * share)
         kill_at(delay, [str(PAPERS), "--library", str(lib), "ingest", *inputs])
         heal_and_check(lib)
         state = snapshot(lib)

@@ -17,7 +17,6 @@ Anything else stays separate.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -52,6 +51,8 @@ def identity_keys(
 ) -> tuple[str, ...]:
     """The keys a paper is recognised by (cached: an ingest asks for a record's keys when
     it is created, looked up and indexed; folding a whole abstract costs ~20 us)."""
+    import hashlib  # (here: a search imports this module but never computes keys)
+
     keys = []
     title_key = text_key(title) if title else ""
     if title_key:

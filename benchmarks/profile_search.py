@@ -1,0 +1,131 @@
+"""Where a cold ``papers search`` spends its time, as a Markdown table.
+
+    python benchmarks/profile_search.py LIBRARY TERM [--runs 7]
+
+Two views, each the median of several cold processes (bytecode compiled first):
+
+- imports: ``python -X importtime``, self time summed per top-level package (the
+  instrumentation inflates every figure a little; the shares are what matters);
+- the command itself: ``cProfile`` around one search, cumulative time of the steps the
+  command takes after its imports (settings, opening the index, parsing the query,
+  searching, snippets, printing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import pstats
+import statistics
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+# (label, file suffix, function name) of the steps inside the command
+STEPS = [
+    ("settings and library location", "papercli/cli.py", "_library"),
+    ("open the index (its imports included)", "papercli/index.py", "open"),
+    ("parse the query", "papercli/query.py", "parse_query"),
+    ("run the query, check the hits' files", "papercli/index.py", "run"),
+    ("snippets", "papercli/snippets.py", "snippet"),
+    ("print the hits", "papercli/render.py", "print_hits"),
+]
+
+
+def import_times(library: str, term: str, runs: int) -> dict[str, float]:
+    per_run: list[Counter] = []
+    argv = [sys.executable, "-X", "importtime", "-m", "papercli", "--library", library]
+    for _ in range(runs):
+        err = subprocess.run([*argv, "search", term], capture_output=True, text=True).stderr
+        totals: Counter = Counter()
+        for line in err.splitlines():
+            if not line.startswith("import time:") or "self [us]" in line:
+                continue
+            self_us, _cumulative, name = line[len("import time:") :].split("|")
+            top = name.strip().split(".")[0]
+            totals[top] += int(self_us) / 1000
+        per_run.append(totals)
+    names = set().union(*per_run)
+    return {n: statistics.median(r.get(n, 0.0) for r in per_run) for n in names}
+
+
+_PROFILE_CHILD = """
+import cProfile, sys
+sys.argv = ["papers", "--library", sys.argv[1], "search", sys.argv[2]]
+profiler = cProfile.Profile()
+profiler.enable()
+try:
+    from papercli.cli import app
+    app(prog_name="papers")
+except SystemExit:
+    pass
+profiler.disable()
+profiler.dump_stats(sys.argv[3] if len(sys.argv) > 3 else "search.prof")
+"""
+
+
+def step_times(library: str, term: str, runs: int, workdir: Path) -> dict[str, float]:
+    per_run = []
+    for i in range(runs):
+        out = workdir / f"search-{i}.prof"
+        code = _PROFILE_CHILD.replace('sys.argv[3] if len(sys.argv) > 3 else "search.prof"',
+                                      repr(str(out)))  # fmt: skip
+        subprocess.run(
+            [sys.executable, "-c", code, library, term],
+            stdout=subprocess.DEVNULL,
+            check=False,
+        )
+        stats = pstats.Stats(str(out), stream=io.StringIO()).stats
+        found = {}
+        for label, suffix, func in STEPS:
+            found[label] = sum(
+                v[3] for (path, _line, name), v in stats.items()
+                if path.endswith(suffix) and name == func
+            ) * 1000  # fmt: skip
+        found["whole process (under the profiler)"] = (
+            max(v[3] for v in stats.values()) * 1000 if stats else 0.0
+        )
+        per_run.append(found)
+    return {k: statistics.median(r[k] for r in per_run) for k in per_run[0]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("library")
+    parser.add_argument("term")
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args(argv)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "src")], check=True)
+    env_note = "PYTHONDONTWRITEBYTECODE is set" if os.environ.get("PYTHONDONTWRITEBYTECODE") else ""
+    subprocess.run(  # one warm-up: freshness check, page cache
+        [sys.executable, "-m", "papercli", "--library", args.library, "search", args.term],
+        capture_output=True,
+        check=False,
+    )
+    imports = import_times(args.library, args.term, args.runs)
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        steps = step_times(args.library, args.term, args.runs, Path(tmp))
+    top = sorted(imports.items(), key=lambda kv: -kv[1])
+    shown = top[:12]
+    rest = sum(v for _k, v in top[12:])
+    print(f"Cold `papers search {args.term}` on {args.library}, median of {args.runs} runs"
+          + (f" ({env_note}; bytecode compiled first)" if env_note else "") + "\n")  # fmt: skip
+    print("| imports (self time, -X importtime) | ms |\n|---|---:|")
+    for name, ms in shown:
+        print(f"| {name} | {ms:.1f} |")
+    print(f"| everything else ({len(top) - len(shown)} packages) | {rest:.1f} |")
+    print(f"| **all imports** | **{sum(imports.values()):.1f}** |\n")
+    print("| the command's steps (cumulative, cProfile) | ms |\n|---|---:|")
+    for label, ms in steps.items():
+        print(f"| {label} | {ms:.1f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
