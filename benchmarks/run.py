@@ -11,8 +11,9 @@ process (wall time, papers/s, peak RSS of the largest process and of all togethe
 time of all processes, sizes on disk), run every
 command once to warm up (index freshness, bytecode) and to count its hits, then time cold
 processes: ``papers`` searches and listings, ``rg -l -i`` over the record files for the same
-words, the floor a search cannot go below (importing Typer, importing Whoosh, and the same
-search without the command line: ``search_floor.py``), and ``python -c pass``, interleaved
+words, the floors (Whoosh alone indexing the same records: ``whoosh_floor.py``; what a
+search cannot go below: importing Typer, importing Whoosh, the same search without the
+command line: ``search_floor.py``), and ``python -c pass``, interleaved
 round-robin (each round starts one command later)
 so that machine noise hits them all alike. Output: machine facts and ONE Markdown table on
 stdout (progress on stderr); ``--output FILE`` writes the same into FILE.
@@ -377,6 +378,23 @@ def bench_size(size: int, args, tools: dict, workdir: Path) -> list[Row]:
             ),
         )
     ]
+
+    log(f"[{size}] floor: Whoosh alone indexing the same records")
+    floor = json.loads(
+        run_text([str(python), str(REPO / "benchmarks" / "whoosh_floor.py"), str(library)])
+        or '{"papers": 0, "seconds": NaN}'
+    )
+    rows.append(
+        Row(
+            size,
+            "floor: Whoosh alone indexing the records (title, abstract, summary; procs=2)",
+            "python benchmarks/whoosh_floor.py LIB",
+            floor["seconds"],
+            None,
+            hits=str(floor["papers"]),
+            note=f"the ingest above took {ing['wall'] / floor['seconds']:.1f}× as long",
+        )
+    )
 
     lib = ["--library", str(library)]
     commands = [
