@@ -47,3 +47,36 @@ def test_segments_and_plain():
     marked = f"a {MARK_START}b{MARK_END} c"
     assert segments(marked) == [("a ", False), ("b", True), (" c", False)]
     assert plain(marked) == "a b c"
+
+
+def _reference_spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
+    """Every token of the analyzer's own pattern, stemmed: what the fast finder must equal."""
+    from papercli.analysis import TOKEN_RE, stem_latin
+    from papercli.text import CJK_RE
+
+    spans = [
+        (m.start(), m.end())
+        for m in TOKEN_RE.finditer(text)
+        if not CJK_RE.match(m.group()) and stem_latin(m.group().lower()) in terms
+    ]
+    for term in (t for t in terms if CJK_RE.match(t)):
+        spans += [(i, i + len(term)) for i in range(len(text)) if text.startswith(term, i)]
+    return sorted(spans)
+
+
+def test_the_fast_span_finder_marks_exactly_what_the_analyzer_would(digest, abstracts):
+    from papercli.analysis import tokens
+    from papercli.snippets import _spans
+
+    texts = [t for doc in (digest, abstracts) for e in doc.entries
+             for t in (e.title, e.abstract, e.summary_zh) if t]  # fmt: skip
+    texts += ["∇-Reasoner and ∇Net", "配合GRPO风格, unlearning learned LEARNING_rate", "ß straße"]
+    vocabulary = sorted({t for text in texts for t in tokens(text, mode="query")})
+    compared = 0
+    for i, text in enumerate(texts):
+        # a few terms the text has, some it lacks, and words that share their first letters
+        terms = frozenset(vocabulary[(i * 7) % len(vocabulary) :][:5] + tokens(text)[:4])
+        terms |= {"learn", "∇", "grpo", "风格", "strass"}
+        assert _spans(text, terms) == _reference_spans(text, terms), text[:60]
+        compared += 1
+    assert compared > 60

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .analysis import TOKEN_RE, stem_latin
+from .analysis import stem_latin
 from .latextext import latex_to_text
 from .text import CJK_RE, strip_controls
 
@@ -43,20 +43,54 @@ def _token(word: str) -> str:
     return stem_latin(word.lower())
 
 
+def _caseless(head: str) -> str:
+    """A pattern for *head* in any case, without re.IGNORECASE (which would make the
+    regex engine case-fold big character classes: ~13 ms to compile)."""
+    out = []
+    for c in head:
+        lower, upper = c.lower(), c.upper()
+        if lower != upper and len(lower) == len(upper) == 1:
+            out.append(f"[{re.escape(lower)}{re.escape(upper)}]")
+        else:
+            out.append(re.escape(c))
+    return "".join(out)
+
+
+@lru_cache(maxsize=64)
+def _candidates(terms: frozenset[str]) -> re.Pattern | None:
+    """Word-character runs that begin like one of the Latin terms: the only ones worth
+    stemming (a common word's hits would otherwise stem every word of every abstract)."""
+    heads = sorted({t[:4] for t in terms if not CJK_RE.match(t)})
+    if not heads:
+        return None
+    return re.compile("|".join("∇" if h == "∇" else _caseless(h) + r"\w*" for h in heads))
+
+
+def _latin_word_char(ch: str) -> bool:
+    return (ch.isalnum() or ch == "_") and not CJK_RE.match(ch)
+
+
 def _spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
     """Where the query's terms occur in *text*, as the analyzer would find them.
 
-    Latin runs (the analyzer's own token pattern) are lower-cased and stemmed exactly like
-    the index does (so ``optimizers`` matches ``optim``); Chinese terms (bigrams and single
-    characters) are found as substrings, which is what their tokens are. This avoids
-    re-running the whole analyzer chain over every hit's abstract (~2 ms a hit).
+    Latin runs (cut where a CJK character begins, as the analyzer cuts them) are
+    lower-cased and stemmed exactly like the index does (so ``optimizers`` matches
+    ``optim``); Chinese terms (bigrams and single characters) are found as substrings,
+    which is what their tokens are. This avoids re-running the whole analyzer chain over
+    every hit's abstract (~2 ms a hit).
     """
     spans = []
-    if any(not CJK_RE.match(t) for t in terms):
-        for m in TOKEN_RE.finditer(text):
-            word = m.group()
-            if not CJK_RE.match(word) and _token(word) in terms:
-                spans.append((m.start(), m.end()))
+    candidates = _candidates(terms)
+    if candidates is not None:
+        for m in candidates.finditer(text):
+            start, word = m.start(), m.group()
+            if word != "∇" and start and _latin_word_char(text[start - 1]):
+                continue  # inside a longer word
+            cut = CJK_RE.search(word)
+            if cut:
+                word = word[: cut.start()]
+            if _token(word) in terms:
+                spans.append((start, start + len(word)))
     for term in terms:
         if CJK_RE.match(term):
             start = text.find(term)
