@@ -13,6 +13,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m compileall -q src  # bytecode even where PYTHONDONTWRITEBYTECODE is set
 	@touch $(STAMP)
 
 ## run: create the venv, install, and search the bundled library for "muon"

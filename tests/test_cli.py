@@ -269,3 +269,27 @@ def test_list_several_tags_all_or_any(run):
     )  # every muon paper is an optimizer one
     assert listed("--tag", "muon", "--tag", "federated-learning") == set()
     assert listed("--tag", "muon", "--tag", "联邦学习", "--any") == muon | fed
+
+
+@pytest.mark.slow
+def test_the_readme_shows_what_make_run_prints_today(tmp_path):
+    """The README's `make run` output is the tool's own, not an old capture."""
+    import shutil
+
+    from conftest import BUNDLED, ROOT
+
+    readme = (ROOT / "README.md").read_text("utf-8")
+    block = readme.split("$ make run\n", 1)[1].split("```", 1)[0]
+    command, shown = block.split("\n", 1)
+    assert command == ".venv/bin/papers --library data/library search muon"
+    library = tmp_path / "library"
+    # as a fresh clone has it: records and sources, no index yet
+    shutil.copytree(BUNDLED, library, ignore=shutil.ignore_patterns(".index", ".lock"))
+    result = subprocess.run(
+        [str(PAPERS), "--library", str(library), "search", "muon"],
+        capture_output=True,
+        text=True,
+        env={k: v for k, v in __import__("os").environ.items() if k != "COLUMNS"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert shown == result.stdout
