@@ -108,3 +108,42 @@ def test_full_sync_equals_incremental(seeded_library):
     report = index.sync(full=True)
     assert (report.added, report.updated, report.removed) == (63, 0, 0)
     assert ids(list_papers(index, Filters())) == before
+
+
+@pytest.mark.slow
+def test_the_parallel_writer_builds_the_same_index(tmp_path, monkeypatch):
+    """Large batches index in two processes started from a fork server: same papers,
+    same answers, same vocabulary as the one-process writer."""
+    import json
+    import sys
+
+    import papercli.index as index_module
+    from conftest import ROOT, SEEDS
+    from papercli import query
+    from papercli.ingest import ingest
+    from papercli.library import Library
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from generate import generate
+
+    generate(250, tmp_path / "docs", seed=11)  # more than one job of 100 papers
+    documents = [*SEEDS, *sorted((tmp_path / "docs").glob("*.txt"))]
+
+    def build(name: str, parallel_from: int) -> Library:
+        monkeypatch.setattr(index_module, "PARALLEL_FROM", parallel_from)
+        library = Library(tmp_path / name)
+        ingest(library, documents)
+        return library
+
+    one, two = build("one", 10**9), build("two", 10)
+    ix_one, ix_two = PaperIndex(one).open(), PaperIndex(two).open()
+    assert ix_one.ix.doc_count() == ix_two.ix.doc_count() == 63 + 250
+    assert len(ix_two.ix.reader().leaf_readers()) >= 2  # really written by two processes
+    for text in ("muon", "联邦学习", '"vehicle routing"', "tag:quantization", "Newton-Schulz",
+                 "zephyrine", "learning"):  # fmt: skip
+        scores = [
+            {h.id: round(h.score, 3) for h in query.search(ix, text)} for ix in (ix_one, ix_two)
+        ]
+        assert scores[0] == scores[1] and scores[0], text  # (ties may list in another order)
+    words = [json.loads((lib.index_dir / "words.json").read_text("utf-8")) for lib in (one, two)]
+    assert words[0] == words[1]
