@@ -250,11 +250,15 @@ def _small_children() -> None:
     """Start Whoosh's indexing processes from a fork server, not by forking this process:
     a forked child shares (and its garbage collector soon copies) everything this process
     holds, which during a 100,000-paper ingest is every record (each child showed 505 MB
-    resident). Where there is no fork server (Windows), the default start method stays."""
+    resident). Where there is no fork server (Windows), the default start method stays.
+
+    As under spawn, each child imports the program's main module: a script of one's own
+    that ingests 1,000 papers or more needs the ``if __name__ == "__main__":`` guard (the
+    ``papers`` command and ``python -m papercli`` have it)."""
     import multiprocessing
 
     if "forkserver" in multiprocessing.get_all_start_methods():
-        multiprocessing.set_forkserver_preload([])  # the server imports nothing of ours
+        multiprocessing.set_forkserver_preload([])  # the server itself preloads nothing
         multiprocessing.set_start_method("forkserver", force=True)
 
 
