@@ -91,3 +91,18 @@ def test_suggest_finds_every_word_within_the_distance():
     assert v.suggest("federatd", 1) == "federate"
     assert v.suggest("federated", 1) == "federate"
     assert v.suggest("fedrate", 1) == "federate"
+
+
+def test_a_damaged_vocabulary_file_costs_suggestions_not_a_traceback(seeded_library):
+    from papercli.query import suggest
+
+    index = PaperIndex(seeded_library).open()
+    path = seeded_library.index_dir / FILE
+    for damaged in ("{not json", "[1, 2]", '{"federated": "many", "learning": -3, "x": true}'):
+        path.write_text(damaged, "utf-8")
+        assert Vocabulary.load(seeded_library.index_dir).counts == {}
+        assert suggest(index, "federatd") is None
+    path.write_bytes(b"\xff\xfe garbage")
+    assert Vocabulary.load(seeded_library.index_dir).counts == {}
+    index.sync(full=True)  # a rebuild recounts it
+    assert _stored(seeded_library) == _recount(seeded_library)

@@ -5,7 +5,8 @@ written. They used to be a Whoosh field of their own, which cost a quarter of al
 time for a lookup made only when a search finds nothing. Now they are a file beside the
 index, ``.index/words.json``: word → how often it occurs in titles, short names and
 abstracts. ``PaperIndex.writer`` keeps it in step with every change (adding a paper's
-words, subtracting an old version's); ``papers index --rebuild`` recounts it from scratch.
+words, subtracting an old version's); ``papers index --rebuild`` recounts it from scratch
+(a damaged file is read as empty: suggestions are a hint, never a reason to fail).
 A suggestion is the most frequent known word within a small edit distance, found with
 Whoosh's Levenshtein automata over the sorted word list.
 """
@@ -39,9 +40,11 @@ class Vocabulary:
     def load(cls, index_dir: Path) -> Vocabulary:
         try:
             data = json.loads((index_dir / FILE).read_text("utf-8"))
-        except (FileNotFoundError, ValueError):
+        except (OSError, ValueError):  # missing or damaged: suggestions are only a hint
             return cls()
-        return cls(data if isinstance(data, dict) else {})
+        if not isinstance(data, dict):
+            return cls()
+        return cls({w: n for w, n in data.items() if type(n) is int and n > 0})
 
     def to_json(self) -> bytes:
         return json.dumps(self.counts, ensure_ascii=False, sort_keys=True).encode("utf-8")
