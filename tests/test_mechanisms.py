@@ -69,7 +69,7 @@ def test_adding_a_document_indexes_only_its_papers(seeded_library, tmp_path, mon
     indexed = []
     original = index_module.document
     monkeypatch.setattr(
-        index_module, "document", lambda r, s: indexed.append(r.id) or original(r, s)
+        index_module, "document", lambda r, s, d=None: indexed.append(r.id) or original(r, s, d)
     )
     page = tmp_path / "page.txt"
     page.write_text(

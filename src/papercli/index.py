@@ -74,7 +74,7 @@ def make_schema():
     )
 
 
-def document(record: Record, stamp: Stamp) -> dict:
+def document(record: Record, stamp: Stamp, data: str | None = None) -> dict:
     """The index document for *record*: analysed text plus the stored record itself.
 
     Terminal escapes and control characters in the text are kept in the record but not
@@ -100,7 +100,7 @@ def document(record: Record, stamp: Stamp) -> dict:
         "facets": ",".join(v.replace(",", " ") for v in facets(record)),
         "sortkey": record.label.casefold(),
         "stamp": stamp.as_list(),
-        "data": json.dumps(record.to_dict(), ensure_ascii=False),
+        "data": data or json.dumps(record.to_dict(), ensure_ascii=False),
         "plain": json.dumps(readings(record), ensure_ascii=False),
     }
 
@@ -206,18 +206,21 @@ class Writer:
         self.vocabulary = Vocabulary() if clear else None  # loaded at the first change
         self._searcher = None  # reads the versions being replaced
 
-    def upsert(self, record: Record, stamp: Stamp, known_new: bool = False) -> None:
+    def upsert(
+        self, record: Record, stamp: Stamp, known_new: bool = False, data: str | None = None
+    ) -> None:
         """Index *record* (replacing its old version unless *known_new*: then it is added
-        without a lookup)."""
+        without a lookup). *data*: the record as JSON, when the caller has it already."""
         name = f"{record.id}.yaml"
         self.stamps[name] = stamp.as_list()
         self.index.invalid.pop(name, None)
         old = Counter() if known_new else self._old_words(record.id)
         self._count(old, words_of(record))
+        fields = document(record, stamp, data)
         if known_new:
-            self.whoosh.add_document(**document(record, stamp))
+            self.whoosh.add_document(**fields)
         else:
-            self.whoosh.update_document(**document(record, stamp))
+            self.whoosh.update_document(**fields)
 
     def delete(self, rid: str) -> None:
         self.stamps.pop(f"{rid}.yaml", None)

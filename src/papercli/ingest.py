@@ -238,9 +238,9 @@ def ingest(
                     auto = auto_tags(record, taxonomy)
                     keep_keywords(record, batch.keywords.get(rid, set()) - auto)
                     apply_tags(record, auto)
-                    before = batch.before.pop(rid)
-                    if before != _pack(record) and txn.save(record):
-                        writer.upsert(record, txn.stamp(rid), known_new=before is None)
+                    before, packed = batch.before.pop(rid), _pack(record)
+                    if before != packed and txn.save(record):
+                        writer.upsert(record, txn.stamp(rid), before is None, packed)
                         report.written += 1
             writer.papers_dir = library.papers_dir_stamp()
     return report
