@@ -84,7 +84,16 @@ def progress(total: int, what: str):
         Rate(),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=console(stderr=True), transient=True) as bar:
+    # Rich's default is to capture stdout while a bar is drawn and print it on the bar's
+    # console (stderr): `papers export > file` would leave the file empty.
+    bar = Progress(
+        *columns,
+        console=console(stderr=True),
+        transient=True,
+        redirect_stdout=False,
+        redirect_stderr=False,
+    )
+    with bar:
         task = bar.add_task(what, total=total)
         yield lambda n=1: bar.advance(task, n)
 
