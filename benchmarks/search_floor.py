@@ -16,13 +16,14 @@ from pathlib import Path
 from papercli import query
 from papercli.index import PaperIndex
 from papercli.library import Library
-from papercli.render import print_hits, snippet_width
+from papercli.render import Environment, print_hits, snippet_width
 
 
 def main(library: str, text: str) -> int:
+    env = Environment.of_process()
     index = PaperIndex(Library(Path(library))).open()
-    hits = query.search(index, text, None, snippet_chars=snippet_width())
-    print_hits(hits, scores=True)
+    hits = query.search(index, text, None, snippet_cells=snippet_width(env))
+    print_hits(env, hits, scores=True)
     return 0 if hits else 1
 
 

@@ -35,7 +35,8 @@ def test_config_precedence_default_file_environment_flag(tmp_path, monkeypatch):
     config = tmp_path / "config.yaml"
     monkeypatch.setenv("PAPERS_CONFIG", str(config))
     shown = settings(invoke("config"))
-    assert shown["limit"] == ["—", "default"] and shown["export_format"] == ["markdown", "default"]
+    assert shown["limit"] == ["50 on a terminal, all when piped", "default"]
+    assert shown["export_format"] == ["markdown", "default"]
     config.write_text(f"library: {tmp_path / 'from-file'}\nlimit: 7\nexport_format: bibtex\n")
     shown = settings(invoke("config"))
     assert shown["library"] == [str(tmp_path / "from-file"), f"file: {config}"]

@@ -39,7 +39,7 @@ def test_snippet_prefers_the_abstract_and_is_bounded():
         "abstract": "word " * 200 + "Muon is here. " + "word " * 200,
         "summary_zh": "Muon 优化器",
     }
-    marked = snippet(data, frozenset({"muon"}), maxchars=80)
+    marked = snippet(data, frozenset({"muon"}), maxcells=80)
     assert "[Muon]" in shown(marked) and len(plain(marked)) <= 100
 
 

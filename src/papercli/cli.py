@@ -48,6 +48,7 @@ app = typer.Typer(
 class State:
     flags: dict | None = None  # settings given on the command line
     settings: dict | None = None
+    env = None  # the output Environment, made once per command
 
 
 STATE = State()
@@ -139,21 +140,35 @@ def main(
     STATE.flags = {"library": str(library) if library else None}
     STATE.flags["color"] = "never" if no_color else None
     STATE.settings = None
+    STATE.env = None
 
 
 def _settings() -> dict:
     """The effective settings (loaded once per command; a bad config file is an error)."""
     if STATE.settings is None:
-        from . import config, render, taxonomy
+        from . import config, taxonomy
 
         STATE.settings = config.load(STATE.flags)
         taxonomy.configure(STATE.settings["taxonomy"].value)
-        render.COLOR = STATE.settings["color"].value
     return STATE.settings
 
 
+def _env():
+    """Where output goes and how it looks (see ``render.environment``)."""
+    if STATE.env is None:
+        from .render.environment import Environment
+
+        STATE.env = Environment.of_process(_settings()["color"].value)
+    return STATE.env
+
+
+def _out(line: str) -> None:
+    _env().stdout.write(line + "\n")
+
+
 def fail(message: str, code: int) -> typer.Exit:
-    sys.stderr.write(f"papers: {message}\n")
+    if sys.stderr is not None:
+        sys.stderr.write(f"papers: {message}\n")
     return typer.Exit(code)
 
 
@@ -190,12 +205,13 @@ def _library():
     from .library import Library
 
     library = Library(_settings()["library"].value)
-    library.on_wait = lambda: sys.stderr.write(
-        f"papers: waiting for another papers command to finish writing to {library.root} …\n"
+    env = _env()
+    library.on_wait = lambda: env.say(
+        f"waiting for another papers command to finish writing to {library.root} …"
     )
     recovered = library.recover()  # one stat unless a killed process left work behind
     if recovered:
-        sys.stderr.write(f"papers: {recovered}\n")
+        env.say(recovered)
     return library
 
 
@@ -204,7 +220,7 @@ def _index():
 
     index = PaperIndex(_library()).open()
     for message in sorted(index.invalid.values()):
-        sys.stderr.write(f"papers: warning: skipped invalid record {message}\n")
+        _env().warn(f"skipped invalid record {message}")
     return index
 
 
@@ -223,14 +239,14 @@ def _limit(explicit: int | None, complete: bool) -> tuple[int | None, int | None
     unless --limit is given); else, on a terminal, the first screenfuls. One more hit than
     shown is asked for, to know whether to say that there are more.
     """
-    from . import render
+    from .render import TERMINAL_LIMIT
 
     if explicit:
         return explicit, explicit
     configured = _settings()["limit"].value
     if complete:
         return None, None
-    shown = configured or (render.TERMINAL_LIMIT if render.on_terminal() else None)
+    shown = configured or (TERMINAL_LIMIT if _env().tables else None)
     return shown, (shown + 1 if shown else None)
 
 
@@ -240,12 +256,12 @@ def _print(hits, shown: int | None, scores: bool, json: bool, ids: bool) -> None
     more = shown is not None and len(hits) > shown
     del hits[shown if more else len(hits) :]
     if json:
-        render.print_json(render.hits_json(hits, scores=scores))
+        render.print_json(_env(), render.hits_json(hits, scores=scores))
     elif ids:
-        render.print_ids(hits)
+        render.print_ids(_env(), hits)
     elif hits:
         note = f"first {shown} shown; --limit N shows more" if more else None
-        render.print_hits(hits, scores=scores, footer=note)
+        render.print_hits(_env(), hits, scores=scores, footer=note)
 
 
 def _nothing(what: str, filters=None) -> typer.Exit:
@@ -280,7 +296,6 @@ def ingest(
     papers ingest --sample         the two ICLR 2026 documents papers ships with
     """
     from .ingest import ingest as run_ingest
-    from .render import progress
     from .taxonomy import load_taxonomy
 
     paths = list(paths or [])
@@ -289,10 +304,10 @@ def ingest(
     if not paths:
         raise UsageError("name the documents to ingest (or --sample for the bundled ones)")
     library = _library()
-    report = run_ingest(library, paths, load_taxonomy(), progress=progress)
+    report = run_ingest(library, paths, load_taxonomy(), progress=_env().progress)
     for warning in report.warnings:
-        sys.stderr.write(f"papers: warning: {warning}\n")
-    typer.echo(f"ingested {report.summary()}")
+        _env().warn(warning)
+    _out(f"ingested {report.summary()}")
 
 
 @app.command(short_help="Search papers, best first, showing why each matched.")
@@ -341,7 +356,7 @@ def search(
     index = _index()
     text = " ".join(query)
     shown, cap = _limit(limit, json or ids)
-    hits = q.search(index, text, cap, filters, snippet_chars=render.snippet_width())
+    hits = q.search(index, text, cap, filters, snippet_cells=render.snippet_width(_env()))
     _print(hits, shown, scores=True, json=json, ids=ids)
     if not hits:
         better = q.suggest(index, text)
@@ -437,10 +452,11 @@ def tags(
     rows = [(t, n, taxonomy.aliases(t)) for t, n in counts]
     if json:
         render.print_json(
-            [{"tag": t, "count": n, **({"aliases": a} if aliases else {})} for t, n, a in rows]
+            _env(),
+            [{"tag": t, "count": n, **({"aliases": a} if aliases else {})} for t, n, a in rows],
         )
     elif rows:
-        render.print_tag_counts(rows, aliases)
+        render.print_tag_counts(_env(), rows, aliases)
     if not rows:
         raise _nothing("the library has no tags yet")
 
@@ -480,7 +496,7 @@ def tag(
         raise UsageError(f"cannot both add and remove {sorted(set(added) & set(removed))[0]!r}")
     for record, changed in edit_tags(_library(), paper_ids, added, removed):
         note = "" if changed else " (unchanged)"
-        typer.echo(f"{record.id}: {', '.join(record.tags) or '(no tags)'}{note}")
+        _out(f"{record.id}: {', '.join(record.tags) or '(no tags)'}{note}")
 
 
 @app.command(short_help="Recompute automatic tags; your own edits are kept.")
@@ -495,14 +511,13 @@ def retag() -> None:
     Example:
       papers retag
     """
-    from .render import progress
     from .tagging import retag as run_retag
     from .taxonomy import load_taxonomy
 
-    report = run_retag(_library(), load_taxonomy(), progress=progress)
+    report = run_retag(_library(), load_taxonomy(), progress=_env().progress)
     for message in report.skipped:
-        sys.stderr.write(f"papers: warning: skipped invalid record {message}\n")
-    typer.echo(f"retagged {report.papers} papers: {len(report.changed)} changed")
+        _env().warn(f"skipped invalid record {message}")
+    _out(f"retagged {report.papers} papers: {len(report.changed)} changed")
 
 
 @app.command(short_help="Show one paper and where each field came from.")
@@ -528,9 +543,9 @@ def show(
 
     hit = q.get_paper(_index(), paper_id)
     if json:
-        render.print_json(hit.data)
+        render.print_json(_env(), hit.data)
     else:
-        render.print_record(hit.record)
+        render.print_record(_env(), hit.record)
 
 
 FORMAT_NAMES = "markdown|bibtex|biblatex|csl-json|json|yaml"
@@ -592,10 +607,10 @@ def export(
             "no paper to export" + (f" (filters: {filters.describe()})" if filters.tags else "")
         )
     from .index import RecordStream
-    from .render import progress
 
     records = RecordStream(index, chosen)
-    with progress(len(chosen), f"exporting {fmt}") as advance:
+    env = _env()
+    with env.progress(len(chosen), f"exporting {fmt}") as advance:
         pieces = exporters.chunks(fmt, records, advance)
         if output:
             with atomic_writer(output) as handle:  # the old file stays until this one is whole
@@ -603,9 +618,9 @@ def export(
                     handle.write(piece.encode("utf-8"))
         else:
             for piece in pieces:
-                sys.stdout.write(piece)
+                env.stdout.write(piece)
     if output:
-        sys.stderr.write(f"papers: wrote {len(chosen)} papers to {output}\n")
+        env.say(f"wrote {len(chosen)} papers to {output}")
 
 
 @app.command(short_help="Update the search index, or rebuild it.")
@@ -627,12 +642,10 @@ def index(
     library = _library()
     with library.lock():
         index = PaperIndex(library).open(refresh=False)
-        from .render import progress
-
-        report = index.sync(full=rebuild, progress=progress)
+        report = index.sync(full=rebuild, progress=_env().progress)
     for message in sorted(report.invalid.values()):
-        sys.stderr.write(f"papers: warning: skipped invalid record {message}\n")
-    typer.echo(
+        _env().warn(f"skipped invalid record {message}")
+    _out(
         f"index: {index.doc_count()} papers ({report.added} added, {report.updated} updated, "
         f"{report.removed} removed, {len(report.invalid)} invalid)"
     )
@@ -661,11 +674,11 @@ def edit(
     rid = q.get_paper(_index(), paper_id).id
 
     def again(problem: str) -> bool:
-        sys.stderr.write(f"papers: {problem}\n")
+        _env().say(problem)
         return sys.stdin.isatty() and typer.confirm("Edit again?", default=True)
 
     outcome = edit_record(library, rid, again=again)
-    typer.echo(f"{rid}: {outcome}")
+    _out(f"{rid}: {outcome}")
 
 
 @app.command(short_help="Check the library; --fix repairs what is safe.")
@@ -690,13 +703,13 @@ def doctor(
     problems = checkup.check(library)
     if fix and any(p.fixable for p in problems):
         for action in checkup.fix(library, problems):
-            typer.echo(f"fixed: {action}")
+            _out(f"fixed: {action}")
         problems = checkup.check(library)
     for problem in problems:
-        typer.echo(str(problem))
+        _out(str(problem))
     if problems:
         raise typer.Exit(EXIT_NOTHING_FOUND)
-    typer.echo(f"{library.root}: no problems found")
+    _out(f"{library.root}: no problems found")
 
 
 @app.command("config", short_help="Show the effective settings and where each came from.")
@@ -718,28 +731,30 @@ def config_(json: JsonOpt = False) -> None:
       papers config
     """
     from . import config, render
+    from .render import TERMINAL_LIMIT
 
     settings = _settings()
-    rows = [
-        (key, "(bundled)" if s.value is None and key == "taxonomy" else str(s.value or "—"), s)
-        for key, s in settings.items()
-    ]
+    shown = {
+        "taxonomy": "(bundled)",
+        "limit": f"{TERMINAL_LIMIT} on a terminal, all when piped",
+    }
+    rows = [(k, str(s.value) if s.value is not None else shown[k], s) for k, s in settings.items()]
+    path = config.config_path()
     if json:
         render.print_json(
+            _env(),
             {
-                "file": str(config.config_path()),
+                "file": str(path),
                 "settings": {
                     k: {"value": None if s.value is None else str(s.value), "origin": s.origin,
                         "from": s.where or None}
                     for k, _v, s in rows
                 },
-            }
+            },
         )  # fmt: skip
         return
-    path = config.config_path()
-    typer.echo(f"config file: {path}" + ("" if path.exists() else " (not present)"))
-    for key, value, s in rows:
-        typer.echo(f"{key}\t{value}\t{s.describe()}")
+    where = f"config file: {path}" + ("" if path.exists() else " (not present)")
+    render.print_settings(_env(), where, [(k, v, s.describe()) for k, v, s in rows])
 
 
 @app.command(short_help="Papers per venue, year, category, source, language and tag.")
@@ -758,6 +773,6 @@ def stats(json: JsonOpt = False) -> None:
 
     overview = q.stats(_index())
     if json:
-        render.print_json({section: dict(rows) for section, rows in overview.items()})
+        render.print_json(_env(), {section: dict(rows) for section, rows in overview.items()})
     else:
-        render.print_stats(overview)
+        render.print_stats(_env(), overview)

@@ -76,7 +76,7 @@ def search(
     text: str,
     limit: int | None = None,
     filters: Filters | None = None,
-    snippet_chars: int = 200,
+    snippet_cells: int = 200,
 ) -> list[Hit]:
     """Best matches first, each with its score and a snippet showing why it matched."""
     from whoosh import query
@@ -90,7 +90,7 @@ def search(
         with index.ix.searcher() as searcher:
             terms = snippets.query_terms(q, searcher.reader())
         for hit in hits:
-            hit.snippet = snippets.snippet(hit.data, terms, snippet_chars)
+            hit.snippet = snippets.snippet(hit.data, terms, snippet_cells)
             hit.title_marked = snippets.mark(hit.data.get("title") or "", terms)
     return hits
 

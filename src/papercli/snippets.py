@@ -12,11 +12,12 @@ turn the marks into a style (terminal) or drop them (plain text, JSON).
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 from .analysis import stem_latin
 from .latextext import latex_to_text
-from .text import CJK_RE, strip_controls
+from .text import CJK_RE, WIDE_RE, strip_controls
 
 MARK_START, MARK_END = "\ue010", "\ue011"
 _JOINED_RE = re.compile(f"{MARK_END}([-‐]?){MARK_START}")
@@ -100,30 +101,65 @@ def _spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
     return sorted(spans)
 
 
-def _window(text: str, spans: list[tuple[int, int]], maxchars: int) -> tuple[int, int]:
-    """The stretch of at most *maxchars* holding the most matches, widened to whole words."""
+def _cells(text: str, begin: int, end: int) -> int:
+    """Terminal cells of ``text[begin:end]``: a Chinese character or full-width form takes two."""
+    return end - begin + len(WIDE_RE.findall(text, begin, end))
+
+
+def _reach(text: str, begin: int, maxcells: int) -> int:
+    """The furthest end such that ``text[begin:end]`` takes at most *maxcells* cells."""
+    end = min(len(text), begin + maxcells)
+    while (excess := _cells(text, begin, end) - maxcells) > 0:
+        end -= (excess + 1) // 2  # each character removed frees one or two cells
+    return end
+
+
+def _clause_start(text: str, i: int) -> bool:
+    """Whether a passage may start at *i*: after a space or punctuation (，。、（ …), or at
+    the text's start. Chinese has no spaces between words: a passage that starts anywhere
+    else may start mid-word (化器状态 for 优化器状态)."""
+    return i == 0 or text[i - 1].isspace() or unicodedata.category(text[i - 1])[0] == "P"
+
+
+def _window(text: str, spans: list[tuple[int, int]], maxcells: int) -> tuple[int, int]:
+    """The stretch of at most *maxcells* terminal cells holding the most matches, starting
+    at a word or clause and not ending inside a Latin word."""
     best, best_count = spans[0][0], 0
     for start, _end in spans:
-        count = sum(1 for s, e in spans if start <= s and e <= start + maxchars)
+        reach = _reach(text, start, maxcells)
+        count = sum(1 for s, e in spans if start <= s and e <= reach)
         if count > best_count:
             best, best_count = start, count
-    begin = best - min(maxchars // 3, best)
-    while begin > 0 and not text[begin - 1].isspace() and best - begin < maxchars // 2:
-        begin -= 1  # do not start in the middle of a word
-    end = min(len(text), begin + maxchars)
+    # Some context before the first match: back to a space or punctuation mark at most
+    # half the budget before it, else from the match itself (a match begins a word).
+    begin, cells = best, 0
+    for i in range(best, -1, -1):
+        if _clause_start(text, i):
+            begin = i
+            if cells >= maxcells // 3:
+                break
+        if i == 0:
+            break
+        cells += 2 if WIDE_RE.match(text, i - 1) else 1
+        if cells > maxcells // 2:
+            break
+    end = _reach(text, begin, maxcells)
     while end < len(text) and text[end - 1].isalnum() and text[end].isalnum():
-        end -= 1  # nor end in one
+        if CJK_RE.match(text, end - 1):
+            break  # Chinese may end between any two characters
+        end -= 1  # a Latin word is not cut
     return begin, max(end, best + 1)
 
 
-def mark(text: str, terms: frozenset[str], maxchars: int | None = None) -> str | None:
-    """*text*, or its best passage of at most *maxchars*, with *terms* marked (None: no match)."""
+def mark(text: str, terms: frozenset[str], maxcells: int | None = None) -> str | None:
+    """*text*, or its best passage of at most *maxcells* terminal cells, with *terms* marked
+    (None: no match)."""
     if not text or not terms:
         return None
     spans = _spans(text, terms)
     if not spans:
         return None
-    begin, end = (0, len(text)) if maxchars is None else _window(text, spans, maxchars)
+    begin, end = (0, len(text)) if maxcells is None else _window(text, spans, maxcells)
     out, pos = [], begin
     for start, stop in spans:
         if start < pos or stop > end:
@@ -136,11 +172,11 @@ def mark(text: str, terms: frozenset[str], maxchars: int | None = None) -> str |
     return _JOINED_RE.sub(lambda m: m.group(1), marked)
 
 
-def snippet(data: dict, terms: frozenset[str], maxchars: int = 200) -> str | None:
+def snippet(data: dict, terms: frozenset[str], maxcells: int = 200) -> str | None:
     """The passage that best shows why the paper matched: abstract, then summary."""
     for key in ("abstract", "summary_zh"):
         text = strip_controls(latex_to_text(data.get(key) or ""))
-        marked = mark(text, terms, maxchars)
+        marked = mark(text, terms, maxcells)
         if marked:
             return marked
     return None

@@ -1,0 +1,162 @@
+"""Showing results: tables on a terminal, tab-separated lines on a pipe, or JSON.
+
+In: hits, records, counts, and the command's ``Environment`` (streams, terminal or pipe,
+colour, size). Out: text on the environment's stdout, and nothing else there.
+
+Plain output (a pipe) replaces tabs and newlines inside values so that each paper stays
+one line with stable columns, and makes control characters visible:
+
+    search:  id  score  venue  year  tags  title  snippet
+    list:    id  venue  year  tags  title
+
+An untitled paper's title column holds its derived label, marked ``(untitled)``. Tables
+(``tables``) are drawn only on a terminal, so a pipe never imports Rich.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from ..index import Hit
+from ..latextext import latex_to_text
+from ..record import Record
+from ..text import terminal_safe
+from .environment import TERMINAL_LIMIT, Environment
+
+__all__ = ["TERMINAL_LIMIT", "Environment"]
+
+UNTITLED = "(untitled)"
+
+
+def _plain(value: object) -> str:
+    return terminal_safe(str(value)).replace("\t", " ").replace("\n", " ")
+
+
+def _label(record: Record) -> str:
+    return record.title if record.title else f"{UNTITLED} {record.label}"
+
+
+def print_json(env: Environment, data: object) -> None:
+    env.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def hits_json(hits: Iterable[Hit], scores: bool) -> list[dict]:
+    from ..snippets import plain
+
+    out = []
+    for hit in hits:
+        data = dict(hit.data)
+        if scores:
+            data["score"] = round(hit.score or 0.0, 4)
+            data["snippet"] = plain(hit.snippet) if hit.snippet else None
+        out.append(data)
+    return out
+
+
+def snippet_width(env: Environment) -> int:
+    """Terminal cells of snippet: about two lines of the paper column, whose width is known
+    only once the hits are (the venue and tag columns show from about 130 columns on)."""
+    if not env.tables:
+        return 200
+    paper = env.width - (60 if env.width >= 130 else 13)
+    return max(60, min(320, 2 * paper - 8))
+
+
+def print_ids(env: Environment, hits: list[Hit]) -> None:
+    env.stdout.write("".join(f"{hit.id}\n" for hit in hits))
+
+
+def print_hits(env: Environment, hits: list[Hit], scores: bool, footer: str | None = None) -> None:
+    if env.tables:
+        from . import tables
+
+        tables.hits(env, hits, scores, footer)
+        return
+    from ..snippets import plain
+
+    for hit in hits:
+        r = hit.record
+        cols = [r.id] + ([f"{hit.score or 0:.3f}"] if scores else [])
+        cols += [r.venue or "", r.year or "", ",".join(r.tags), _label(r)]
+        if scores:
+            cols.append(plain(hit.snippet) if hit.snippet else "")
+        env.stdout.write("\t".join(_plain(c) for c in cols) + "\n")
+
+
+def _conflict(record: Record, conflict: dict) -> str:
+    """``summary_zh: kept the value from a.txt:5; b.txt:9 says '…'``."""
+    name = str(conflict.get("field"))
+    kept = next((f"{s.name}:{s.line}" for s in record.sources if name in s.fields), "the record")
+    value = str(conflict.get("value"))
+    value = value if len(value) <= 60 else value[:59] + "…"
+    return f"{name}: kept the value from {kept}; {conflict.get('source')} says {value!r}"
+
+
+def print_record(env: Environment, record: Record) -> None:
+    """Every field and where it came from; LaTeX shown as its plain reading."""
+    rows = [
+        ("id", [record.id]),
+        ("citekey", [record.citekey or ""]),
+        ("short name", [record.short_name or ""]),
+        ("authors", ["; ".join(record.authors)]),
+        ("venue", [f"{record.venue or ''} {record.year or ''}".strip()]),
+        ("categories", [", ".join(record.categories)]),
+        ("tags", [", ".join(record.tags)]),
+        ("urls", list(record.urls)),
+        ("source", [f"{s.name}:{s.line} ({s.format}: {', '.join(s.fields)})"
+                    for s in record.sources]),
+        ("disagrees", [_conflict(record, c) for c in record.conflicts]),
+    ]  # fmt: skip
+    rows = [(key, [v for v in values if v]) for key, values in rows]
+    rows = [(key, values) for key, values in rows if values]
+    if env.tables:
+        from . import tables
+
+        tables.record(env, record, rows)
+        return
+    lines = [f"title: {latex_to_text(_label(record))}"]
+    lines += [f"{key}: {value}" for key, values in rows for value in values]
+    if record.abstract:
+        lines.append(f"abstract: {latex_to_text(record.abstract)}")
+    if record.summary_zh:
+        lines.append(f"summary_zh: {latex_to_text(record.summary_zh)}")
+    env.stdout.write("".join(_plain(line) + "\n" for line in lines))
+
+
+def print_tag_counts(
+    env: Environment, rows: list[tuple[str, int, list[str]]], aliases: bool = False
+) -> None:
+    """Tag, count (and aliases): a table with a bar per count, or tab-separated lines."""
+    if env.tables:
+        from . import tables
+
+        tables.tag_counts(env, rows, aliases)
+        return
+    for tag, n, names in rows:
+        cols = [tag, str(n)] + ([", ".join(names)] if aliases else [])
+        env.stdout.write("\t".join(_plain(c) for c in cols) + "\n")
+
+
+def print_stats(env: Environment, stats: dict[str, list[tuple[str, int]]]) -> None:
+    """Each section a table with a bar per count (terminal), or ``section  value  count``."""
+    if env.tables:
+        from . import tables
+
+        tables.stats(env, stats)
+        return
+    for section, rows in stats.items():
+        for value, n in rows:
+            env.stdout.write(f"{section}\t{_plain(value)}\t{n}\n")
+
+
+def print_settings(env: Environment, path: str, rows: list[tuple[str, str, str]]) -> None:
+    """The config file, then each setting's value and origin (a table, or tab-separated)."""
+    if env.tables:
+        from . import tables
+
+        tables.settings(env, path, rows)
+        return
+    env.stdout.write(f"config file: {path}\n")
+    for key, value, origin in rows:
+        env.stdout.write(f"{key}\t{_plain(value)}\t{origin}\n")

@@ -1,0 +1,201 @@
+"""Terminal output: Rich tables laid out for the terminal's width, paged when taller.
+
+Every cell is filled here, line by line (``wrap``), for a column width computed here: Rich
+only draws the grid, so it never re-wraps a cell. That is what keeps ids, tags and
+citation keys whole, breaks Chinese between characters, and lets the pager show exactly
+the lines that were laid out (``less -S``).
+
+Untrusted text never reaches Rich as markup: every cell is a ``Text`` made from the value
+with control characters made visible (``terminal_safe``).
+"""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+from rich.table import Table
+from rich.text import Text
+
+from ..index import Hit
+from ..latextext import latex_to_text
+from ..record import Record
+from ..snippets import segments
+from ..text import terminal_safe
+from . import wrap
+from .environment import Environment
+
+UNTITLED = "(untitled)"
+GAP = 3  # cells between two columns: padding, rule, padding
+MIN_PAPER = 30  # the paper column is at least this wide, and as wide as the longest id
+TABLE = {"show_edge": False, "pad_edge": False, "header_style": "bold"}
+
+
+def _safe(value: object, style: str = "") -> Text:
+    return Text(terminal_safe(str(value)), style=style)
+
+
+def _marked(marked: str, style: str = "", match_style: str = "bold yellow") -> Text:
+    text = Text()
+    for piece, is_match in segments(terminal_safe(marked)):
+        text.append(piece, style=match_style if is_match else style)
+    return text
+
+
+def _lines(lines: list[Text]) -> Text:
+    return Text("\n").join(lines)
+
+
+def _show(env: Environment, *renderables) -> None:
+    """Render for this terminal's width, then print or page the lines as they are."""
+    console = env.console()
+    with console.capture() as captured:
+        for renderable in renderables:
+            console.print(renderable)
+    env.page(captured.get())
+
+
+# --- search, list, similar ---------------------------------------------------------------------
+
+
+def _paper_cell(hit: Hit, width: int, meta: list[Text] | None) -> Text:
+    """Title (matches marked), the snippet, venue and tags when they have no column, the id."""
+    record = hit.record
+    if hit.title_marked:
+        title = _marked(hit.title_marked)
+    else:
+        title = _safe(record.label, "" if record.title else "italic")
+    if not record.title:
+        title.append(f" {UNTITLED}", style="dim")
+    lines = wrap.wrap(title, width)
+    if hit.snippet:
+        lines += wrap.wrap(_marked(hit.snippet, style="dim"), width)
+    if meta:
+        lines += wrap.items(meta, width, separator=" · ")
+    lines += wrap.items([Text(record.id, style="cyan")], width)
+    return _lines(lines)
+
+
+def hits(env: Environment, found: list[Hit], scores: bool, footer: str | None) -> None:
+    """One row a paper. Wide terminals: # | paper (id) | venue | tags | score. Where the
+    venue and tag columns would leave the paper column narrower than an id, the venue and
+    tags move into the paper cell, one line under the snippet."""
+    records = [hit.record for hit in found]
+    venues = [f"{r.venue or ''} {r.year or ''}".strip() for r in records]
+    number_w = len(str(len(found)))
+    score_w = max(5, *(len(f"{h.score or 0:.2f}") for h in found)) if scores else 0
+    venue_w = max(5, *(cell_len(terminal_safe(v)) for v in venues))
+    tags_w = max([4] + [cell_len(terminal_safe(t)) for r in records for t in r.tags])
+    need = max([MIN_PAPER] + [len(r.id) for r in records])
+    fixed = number_w + score_w + GAP * (1 + bool(scores))
+    wide = env.width - fixed - venue_w - tags_w - 2 * GAP >= need
+    paper_w = env.width - fixed - (venue_w + tags_w + 2 * GAP if wide else 0)
+
+    table = Table(**TABLE)
+    table.add_column("#", justify="right", style="dim", no_wrap=True, width=number_w)
+    table.add_column("paper (id)", no_wrap=True, width=max(paper_w, 10))
+    if wide:
+        table.add_column("venue", no_wrap=True, width=venue_w)
+        table.add_column("tags", style="green", no_wrap=True, width=tags_w)
+    if scores:
+        table.add_column("score", justify="right", style="dim", no_wrap=True, width=score_w)
+    for number, (hit, record, venue) in enumerate(zip(found, records, venues, strict=True), 1):
+        tags = [_safe(t, "green") for t in record.tags]
+        meta = None if wide else [_safe(venue)] * bool(venue) + tags
+        row = [str(number), _paper_cell(hit, paper_w, meta)]
+        if wide:
+            row += [_safe(venue), _lines(tags)]
+        if scores:
+            row.append(f"{hit.score or 0:.2f}")
+        table.add_row(*row)
+    _show(env, table, *([Text(footer, style="dim")] if footer else []))
+
+
+# --- show ----------------------------------------------------------------------------------
+
+
+def record(env: Environment, record: Record, rows: list[tuple[str, list[str]]]) -> None:
+    """The title, then ``key  value`` lines (values wrapped beside their key; ids, tags and
+    keys never cut), then the abstract and the Chinese summary as paragraphs."""
+    width = env.width
+    title = _safe(latex_to_text(record.label), "bold" if record.title else "bold italic")
+    if not record.title:
+        title.append(f" {UNTITLED}: label derived from the abstract", style="dim")
+    key_w = max(len(key) for key, _values in rows)
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="dim", no_wrap=True, width=key_w)
+    grid.add_column(no_wrap=True, width=max(10, width - key_w - 2))
+    for key, values in rows:
+        style = "yellow" if key == "disagrees" else ""
+        for i, value in enumerate(values):
+            lines = wrap.wrap(_safe(value, style), width - key_w - 2)
+            grid.add_row(key if i == 0 else "", _lines(lines))
+    parts: list = [_lines(wrap.wrap(title, width)), grid]
+    for heading, text in (("Abstract", record.abstract), ("摘要 (summary)", record.summary_zh)):
+        if text:
+            parts += ["", Text(heading, style="bold")]
+            parts.append(_lines(wrap.wrap(_safe(latex_to_text(text)), width)))
+    _show(env, *parts)
+
+
+# --- tags, stats, config ---------------------------------------------------------------------
+
+
+def _bar(n: int, top: int, cells: int) -> Text:
+    return Text("█" * max(1, round(cells * n / top)) if n else "·", style="blue")
+
+
+def tag_counts(env: Environment, rows: list[tuple[str, int, list[str]]], aliases: bool) -> None:
+    """tag | papers | a bar per count; with --aliases, the aliases instead of the bar
+    (each alias whole where it fits, Chinese wrapped between characters)."""
+    top = max((n for _t, n, _a in rows), default=1) or 1
+    tag_w = max([3] + [cell_len(terminal_safe(t)) for t, _n, _a in rows])
+    count_w = max(6, *(len(str(n)) for _t, n, _a in rows))
+    rest = env.width - tag_w - count_w - 2 * GAP
+    table = Table(**TABLE)
+    table.add_column("tag", style="green", no_wrap=True, width=tag_w)
+    table.add_column("papers", justify="right", no_wrap=True, width=count_w)
+    if aliases:
+        table.add_column("aliases", style="dim", no_wrap=True, width=max(10, rest))
+    else:
+        table.add_column("", no_wrap=True, width=min(20, max(1, rest)))
+    for tag, n, names in rows:
+        if aliases:
+            cell = _lines(wrap.items([_safe(a) for a in names], max(10, rest)))
+        else:
+            cell = _bar(n, top, min(20, max(1, rest)))
+        table.add_row(_safe(tag), str(n), cell)
+    _show(env, table)
+
+
+def stats(env: Environment, sections: dict[str, list[tuple[str, int]]]) -> None:
+    """Each section a table: value | papers | a bar per count."""
+    tables = []
+    for section, rows in sections.items():
+        if section == "papers":
+            continue
+        top = max((n for _v, n in rows), default=1) or 1
+        value_w = min(max([len(section)] + [cell_len(terminal_safe(v)) for v, _n in rows]), 48)
+        table = Table(title=section, title_justify="left", **TABLE)
+        table.add_column(section, no_wrap=True, width=value_w)
+        table.add_column("papers", justify="right", no_wrap=True)
+        table.add_column("", no_wrap=True)
+        for value, n in rows:
+            cell = _safe(value)
+            lines = wrap.items([cell], value_w) if section == "tag" else wrap.wrap(cell, value_w)
+            table.add_row(_lines(lines), str(n), _bar(n, top, 24))
+        tables += ["", table]
+    _show(env, Text(f"{sections['papers'][0][1]} papers", style="bold"), *tables)
+
+
+def settings(env: Environment, path: str, rows: list[tuple[str, str, str]]) -> None:
+    """The config file, then setting | value | where it came from."""
+    key_w = max(len(key) for key, _v, _o in rows)
+    origin_w = max(6, *(cell_len(o) for _k, _v, o in rows))
+    value_w = max(10, min(max(cell_len(v) for _k, v, _o in rows), env.width - key_w - origin_w - 6))
+    table = Table(**TABLE)
+    table.add_column("setting", no_wrap=True, width=key_w)
+    table.add_column("value", no_wrap=True, width=value_w, style="bold")
+    table.add_column("from", no_wrap=True, style="dim")
+    for key, value, origin in rows:
+        value_lines = wrap.items([_safe(value)], value_w)
+        table.add_row(key, _lines(value_lines), _lines(wrap.wrap(_safe(origin), origin_w)))
+    _show(env, _safe(path), table)
