@@ -80,3 +80,26 @@ def test_the_fast_span_finder_marks_exactly_what_the_analyzer_would(digest, abst
         assert _spans(text, terms) == _reference_spans(text, terms), text[:60]
         compared += 1
     assert compared > 60
+
+
+def test_a_chinese_passage_starts_at_a_clause_not_mid_word(digest):
+    """No spaces in Chinese: a passage starts after a space or a clause mark (，。、（ …),
+    or at the match itself, never inside a word (化器状态 for 优化器状态)."""
+    clause = " ，。、；：！？（）【】《》「」『』“”‘’…—(),;:!?"
+    checked = 0
+    for width in (60, 90, 140):
+        for entry in digest.entries:
+            text = entry.summary_zh or ""
+            found = mark(text, frozenset({"优化", "化器", "状态"}), width)
+            if found:
+                at = text.index(plain(found))
+                assert at == 0 or text[at - 1] in clause or found.startswith(MARK_START), found
+                checked += 1
+    assert checked > 30
+
+
+def test_a_passage_is_measured_in_terminal_cells():
+    text = "前文" * 100 + "，联邦学习框架" + "后文" * 100
+    found = plain(mark(text, frozenset({"联邦", "学习"}), 40))
+    assert found.startswith("联邦学习") or found.startswith("前文")
+    assert len(found) <= 20  # 40 cells: 20 Chinese characters

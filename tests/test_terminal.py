@@ -3,6 +3,8 @@ tables taller than the screen in the real pager, narrow and wide screens, Ctrl-C
 
 from __future__ import annotations
 
+import itertools
+import re
 import shutil
 import subprocess
 
@@ -66,3 +68,88 @@ def test_ids_piped_into_export_reach_the_file(library, tmp_path):
         code = term.run("papers search muon --ids | papers export --format biblatex - > x.bib")
         assert code == 0 and term.screen().strip() == "$"
     assert (tmp_path / "x.bib").read_bytes() == expected
+
+
+# --- tables taller than the screen, through the real pager --------------------------------------
+
+TABLE_LINE = re.compile(r"^ *[#\d]* [│┃]( |$)|^━+╇")
+
+
+def page_through(term: Terminal, command: str) -> list[str]:
+    """Start *command*, then page down to the end, collecting every screen line shown."""
+
+    def prompt(screen: str) -> bool:  # less has drawn a whole page and waits
+        last = screen.rstrip().rsplit("\n", 1)[-1]
+        return last == ":" or "(END)" in last
+
+    term.start(command)
+    seen: list[str] = []
+    screen = term.wait_for(prompt, 30)
+    for _page in range(100):
+        page = screen.rstrip("\n").split("\n")[:-1]  # the last line is less's prompt
+        if "(END)" in screen:  # the last page ends at the bottom: it may repeat lines
+            overlap = max((k for k in range(len(page)) if seen[-k:] == page[:k]), default=0)
+            seen += page[overlap:]
+            break
+        seen += page
+        term.keys("Space")
+        screen = term.wait_for(lambda s, old=screen: s != old and prompt(s), 10)
+    term.keys("q")
+    return seen
+
+
+@pytest.mark.parametrize(("width", "height"), [(80, 24), (200, 50)])
+@pytest.mark.parametrize("colour", ["", "NO_COLOR=1 "])
+def test_a_tall_table_is_whole_in_the_pager(library, tmp_path, width, height, colour):
+    ids = piped(library, "list", "--ids").decode().split()
+    with Terminal(width, height, tmp_path, {"PAPERS_LIBRARY": str(library)}) as term:
+        seen = page_through(term, f"{colour}papers list --limit 100")
+    assert seen and all(TABLE_LINE.match(line) for line in seen), [
+        line for line in seen if not TABLE_LINE.match(line)
+    ][:5]
+    assert all(len(line) <= width for line in seen)
+    shown = "\n".join(seen)
+    assert all(re.search(rf"│ {rid} *(│|$)", shown, re.M) for rid in ids), "an id was cut"
+
+
+# --- Chinese at odd widths ------------------------------------------------------------------------
+
+
+def cells(line: str) -> int:
+    from rich.cells import cell_len
+
+    return cell_len(line)
+
+
+@pytest.mark.parametrize("width", [61, 81, 127])
+def test_a_chinese_summary_fills_its_lines_at_an_odd_width(library, tmp_path, width):
+    paper = "iclr2026-convergence-muon-newton-schulz"
+    summary = piped(library, "show", paper).decode().split("summary_zh: ", 1)[1].strip()
+    with Terminal(width, 60, tmp_path, {"PAPERS_LIBRARY": str(library)}) as term:
+        assert term.run(f"papers show {paper}") == 0
+        screen = term.screen()
+    lines = screen.split("摘要 (summary)\n", 1)[1].split("\n$", 1)[0].split("\n")
+    assert "".join(lines).replace(" ", "") == summary.replace(" ", "")
+    assert all(cells(line) <= width for line in lines)
+    assert all(line[0] not in "，。、：；）" for line in lines)
+    # filled: no line had room for the first word or character of the next
+    wide = "\u3000-\u9fff\uff00-\uffef"
+    for line, following in itertools.pairwise(lines):
+        first = re.match(rf"[{wide}]+?|[^\s{wide}]+?(?:-|(?=\s)|(?=[{wide}])|$)", following)
+        assert cells(line) + 1 + cells(first.group()) > width, (line, following)
+
+
+def test_aliases_are_whole_at_80_columns(library, tmp_path):
+    lines = piped(library, "tags", "--aliases").decode().splitlines()
+    expected = {tag: aliases for tag, _n, aliases in (line.split("\t") for line in lines)}
+    with Terminal(80, 24, tmp_path, {"PAPERS_LIBRARY": str(library)}) as term:
+        seen = page_through(term, "papers tags --aliases")
+    shown: dict[str, str] = {}
+    tag = None
+    for line in seen[2:]:  # below the header and its rule
+        first, _count, aliases = (cell.strip() for cell in line.split("│"))
+        tag = first or tag
+        shown[tag] = f"{shown.get(tag, '')} {aliases}"
+    assert shown.keys() == expected.keys()
+    for tag, aliases in expected.items():  # every alias whole: no character dropped or cut
+        assert shown[tag].replace(" ", "") == aliases.replace(" ", ""), tag

@@ -12,7 +12,6 @@ turn the marks into a style (terminal) or drop them (plain text, JSON).
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 
 from .analysis import stem_latin
@@ -114,11 +113,14 @@ def _reach(text: str, begin: int, maxcells: int) -> int:
     return end
 
 
+CLAUSE_MARKS = frozenset("，。、；：！？（）【】《》「」『』“”‘’…—(),;:!?")
+
+
 def _clause_start(text: str, i: int) -> bool:
-    """Whether a passage may start at *i*: after a space or punctuation (，。、（ …), or at
-    the text's start. Chinese has no spaces between words: a passage that starts anywhere
-    else may start mid-word (化器状态 for 优化器状态)."""
-    return i == 0 or text[i - 1].isspace() or unicodedata.category(text[i - 1])[0] == "P"
+    """Whether a passage may start at *i*: at the text's start, after a space or after a
+    clause mark (，。、（ …). Chinese has no spaces between words: a passage that starts
+    anywhere else may start mid-word (化器状态 for 优化器状态)."""
+    return i == 0 or text[i - 1].isspace() or text[i - 1] in CLAUSE_MARKS
 
 
 def _window(text: str, spans: list[tuple[int, int]], maxcells: int) -> tuple[int, int]:
