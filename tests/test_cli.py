@@ -293,3 +293,35 @@ def test_the_readme_shows_what_make_run_prints_today(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert shown == result.stdout
+
+
+ADD = "papers ingest FILE… (or papers ingest --sample for two example documents)"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["search", "muon"], ["list"], ["show", "x"], ["similar", "x"], ["tags"], ["stats"],
+     ["export"], ["index"], ["doctor"], ["tag", "x", "--add", "y"], ["retag"], ["edit", "x"]],
+)  # fmt: skip
+def test_a_library_that_does_not_exist_is_an_error_and_is_not_created(tmp_path, args):
+    missing = tmp_path / "paprs"
+    result = CliRunner().invoke(app, ["--library", str(missing), *args])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"papers: no library at {missing}: it does not exist; create one with {ADD}\n"
+    )
+    assert not missing.exists()
+
+
+def test_an_empty_library_says_where_it_is_and_how_to_add_papers(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for args in (["list"], ["search", "muon"], ["tags"]):
+        result = CliRunner().invoke(app, ["--library", str(empty), *args])
+        assert (result.exit_code, result.stdout) == (1, "")
+        assert (
+            result.stderr
+            == f"papers: the library at {empty} has no papers yet; add some with {ADD}\n"
+        )
+    doctor = CliRunner().invoke(app, ["--library", str(empty), "doctor"])
+    assert (doctor.exit_code, doctor.stdout) == (0, f"{empty}: no problems found\n")

@@ -3,6 +3,7 @@ saves only records that validate."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -147,3 +148,44 @@ def test_edit_command_with_a_real_editor_process(seeded_library, monkeypatch):
     )
     assert (result.exit_code, result.stdout) == (0, "iclr2026-qzo: saved\n")
     assert "short_name: QZO-v2" in seeded_library.record_path("iclr2026-qzo").read_text()
+
+
+def dead_pid() -> int:
+    import subprocess
+
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
+
+
+def test_document_copies_no_record_cites_are_listed_and_removed(seeded_library):
+    lib = seeded_library
+    PaperIndex(lib).open()
+    left = lib.pending_dir(dead_pid())  # an ingest killed before its transaction committed
+    left.mkdir(parents=True)
+    (left / "notes-0123456789ab.txt").write_text("ICLR 2026 论文列表\n\nAn abstract.\n")
+    (lib.sources_dir / "old-ba9876543210.txt").write_text("no record cites this copy")
+    waiting = lib.pending_dir(os.getpid())  # a live ingest waiting for the lock: not an orphan
+    waiting.mkdir()
+    (waiting / "mine-000000000000.txt").write_text("pending")
+    problems = check(lib)
+    assert [str(p) for p in problems] == [
+        f"orphaned source copies: sources/.pending/{left.name}: 1 document copy left by an "
+        "interrupted ingest (--fix repairs it)",
+        "orphaned source copy: sources/old-ba9876543210.txt: no record cites this document "
+        "copy (--fix repairs it)",
+    ]
+    assert fix(lib, problems) == [f"removed sources/.pending/{left.name}",
+                                  "removed sources/old-ba9876543210.txt"]  # fmt: skip
+    assert check(lib) == [] and (waiting / "mine-000000000000.txt").exists()
+
+
+def test_the_next_command_removes_what_a_killed_ingest_left_pending(seeded_library):
+    lib = seeded_library
+    left = lib.pending_dir(dead_pid())
+    left.mkdir(parents=True)
+    (left / "notes-0123456789ab.txt").write_text("pending")
+    result = CliRunner().invoke(app, ["--library", str(lib.root), "list", "--ids"])
+    assert result.exit_code == 0
+    assert result.stderr == "papers: removed 1 document copy left by an interrupted ingest\n"
+    assert not (lib.root / "sources" / ".pending").exists()

@@ -7,10 +7,13 @@ import itertools
 import re
 import shutil
 import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
-from conftest import BUNDLED
+from conftest import BUNDLED, ROOT
 from tmux import BIN, Terminal
 
 PAPERS = str(BIN / "papers")
@@ -153,3 +156,126 @@ def test_aliases_are_whole_at_80_columns(library, tmp_path):
     assert shown.keys() == expected.keys()
     for tag, aliases in expected.items():  # every alias whole: no character dropped or cut
         assert shown[tag].replace(" ", "") == aliases.replace(" ", ""), tag
+
+
+# --- Ctrl-C ---------------------------------------------------------------------------------------
+
+
+def generated(tmp_path_factory, size: int) -> list[Path]:
+    out = tmp_path_factory.mktemp("docs")
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"), str(size), str(out)],
+                   check=True, capture_output=True)  # fmt: skip
+    return sorted(out.glob("*.txt"))
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory):
+    """1,500 generated papers (enough for the two-process index writer) and the records
+    they make when added to the bundled library, uninterrupted."""
+    docs = generated(tmp_path_factory, 1500)
+    after = tmp_path_factory.mktemp("after") / "lib"
+    shutil.copytree(BUNDLED, after, ignore=shutil.ignore_patterns(".index", ".lock"))
+    subprocess.run([PAPERS, "--library", str(after), "ingest", *map(str, docs)], check=True,
+                   capture_output=True)  # fmt: skip
+    return docs, snapshot(after)
+
+
+def snapshot(library: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in (library / "papers").glob("*.yaml")}
+
+
+def processes_marked(mark: str) -> list[int]:
+    """Live processes whose environment holds *mark*: the command and all its children."""
+    out = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if mark.encode() in (proc / "environ").read_bytes():
+                out.append(int(proc.name))
+        except OSError:
+            continue
+    return out
+
+
+def interrupt(term: Terminal, command: str, phase: str, share: float, mark: str) -> tuple[int, str]:
+    """Type *command*; press Ctrl-C once its progress line shows *phase* with at least
+    *share* of its count done (or *phase* at all for a spinner); wait for the end."""
+    status = term.cwd / ".status-ctrl-c"
+    status.unlink(missing_ok=True)
+    term.type(f"clear; PAPERS_MARK={mark} {command}; echo $? > {status}")
+
+    def reached(screen: str) -> bool:
+        m = re.search(rf"{phase}\b.*?(\d+)/(\d+)", screen)
+        return bool(m and int(m[1]) >= share * int(m[2])) or (share == 0 and phase in screen)
+
+    term.wait_for(reached, 60)
+    term.keys("C-c")
+    deadline = time.monotonic() + 60
+    while not status.exists() or not status.read_text().strip():
+        assert time.monotonic() < deadline, term.screen()
+        time.sleep(0.05)
+    return int(status.read_text()), term.screen()
+
+
+def assert_clean_ending(code: int, screen: str, mark: str) -> None:
+    assert "Traceback" not in screen and "KeyboardInterrupt" not in screen, screen
+    lines = [line for line in screen.splitlines() if line.strip() and not line.startswith("$")]
+    assert code == 130 and lines == ["papers: interrupted"], screen  # one line says so
+    time.sleep(0.2)
+    assert processes_marked(mark) == [], "processes outlived the command"
+
+
+@pytest.mark.parametrize(
+    ("phase", "share"),
+    [("ingesting", 0), ("saving", 0.05), ("saving", 0.5), ("saving", 0.9), ("writing the index", 0)],
+)  # fmt: skip
+def test_ctrl_c_during_an_ingest_leaves_the_library_before_or_after(big, tmp_path, phase, share):
+    docs, after = big
+    library = tmp_path / "lib"
+    shutil.copytree(BUNDLED, library, ignore=shutil.ignore_patterns(".index", ".lock"))
+    subprocess.run([PAPERS, "--library", str(library), "tag", "iclr2026-muonbp", "--add",
+                    "reading-list"], check=True, capture_output=True)  # fmt: skip
+    before = snapshot(library)
+    mark = f"ctrl-c-{phase}-{share}".replace(" ", "-")
+    with Terminal(80, 24, tmp_path, {"PAPERS_LIBRARY": str(library)}) as term:
+        command = "papers ingest " + " ".join(map(str, docs))
+        code, screen = interrupt(term, command, phase, share, mark)
+    assert_clean_ending(code, screen, mark)
+    now = snapshot(library)
+    expected_after = after | {"iclr2026-muonbp.yaml": None}
+    if now.keys() == before.keys():
+        assert now == before
+    else:
+        assert now.keys() == expected_after.keys()
+        assert {k: v for k, v in now.items() if k != "iclr2026-muonbp.yaml"} == {
+            k: v for k, v in after.items() if k != "iclr2026-muonbp.yaml"
+        }
+    assert b"reading-list" in now["iclr2026-muonbp.yaml"]  # the user's tag survives
+    heal = subprocess.run(
+        [PAPERS, "--library", str(library), "search", "muon"], capture_output=True
+    )
+    assert heal.returncode == 0 and not heal.stderr
+    doctor = subprocess.run(
+        [PAPERS, "--library", str(library), "doctor"], capture_output=True, text=True
+    )
+    assert doctor.returncode == 0, doctor.stdout  # no orphaned copies, no interrupted write
+
+
+@pytest.mark.parametrize(("phase", "share"), [("indexing", 0.1), ("indexing", 0.7),
+                                              ("writing the index", 0)])  # fmt: skip
+def test_ctrl_c_during_a_rebuild_keeps_the_index_usable(big, tmp_path, phase, share):
+    docs, _after = big
+    library = tmp_path / "lib"
+    shutil.copytree(BUNDLED, library, ignore=shutil.ignore_patterns(".index", ".lock"))
+    subprocess.run([PAPERS, "--library", str(library), "ingest", *map(str, docs)], check=True,
+                   capture_output=True)  # fmt: skip
+    expected = piped(library, "search", "zephyrine")
+    mark = f"rebuild-{phase}-{share}".replace(" ", "-")
+    with Terminal(80, 24, tmp_path, {"PAPERS_LIBRARY": str(library)}) as term:
+        code, screen = interrupt(term, "papers index --rebuild", phase, share, mark)
+    assert_clean_ending(code, screen, mark)
+    # the next search needs no rebuild: the old index stayed whole until the new one committed
+    search = subprocess.run([PAPERS, "--library", str(library), "search", "zephyrine"],
+                            capture_output=True, timeout=5)  # fmt: skip
+    assert search.stdout == expected
+    assert subprocess.run([PAPERS, "--library", str(library), "doctor"],
+                          capture_output=True).returncode == 0  # fmt: skip

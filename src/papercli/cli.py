@@ -7,6 +7,7 @@ one line on stderr and an exit code (0 ok, 1 nothing found, 2 bad usage or input
 
 import functools
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -18,7 +19,14 @@ if "TYPER_USE_RICH" not in os.environ and not sys.stdout.isatty():
 import typer  # (after choosing how Typer formats help)
 
 from . import __version__
-from .errors import EXIT_INTERNAL, EXIT_NOTHING_FOUND, NothingFound, PapersError, UsageError
+from .errors import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_NOTHING_FOUND,
+    NothingFound,
+    PapersError,
+    UsageError,
+)
 
 HELP = """A local, searchable index of the paper digests you collect (English and Chinese).
 
@@ -121,6 +129,19 @@ def sample_documents() -> list[Path]:
     return [folder / "iclr2026-optimization-theory-digest.txt", folder / "iclr2026-abstracts.txt"]
 
 
+def _interrupted(signum, frame) -> None:
+    """The first Ctrl-C interrupts the command; later ones are ignored while it cleans up
+    (cancelling the indexing processes, discarding an uncommitted write)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+def main() -> None:
+    """The ``papers`` program. Process-wide settings are made here, never on import."""
+    signal.signal(signal.SIGINT, _interrupted)
+    app(prog_name="papers")
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"papers {__version__}")
@@ -128,7 +149,7 @@ def _version(value: bool) -> None:
 
 
 @app.callback()
-def main(
+def options(
     library: LibraryOpt = None,
     no_color: Annotated[
         bool, typer.Option("--no-color", help="No colour, even on a terminal (also NO_COLOR).")
@@ -188,7 +209,11 @@ def handle_errors(func):
         except OSError as exc:
             where = f": {exc.filename}" if exc.filename else ""
             raise fail(f"{exc.strerror or exc}{where}", 2) from None
-        except (typer.Exit, typer.Abort, KeyboardInterrupt):
+        except KeyboardInterrupt:  # Ctrl-C: what was written is whole (see Transaction)
+            if sys.stderr is not None and sys.stderr.isatty():
+                sys.stderr.write("\r\x1b[K")  # over the ^C the terminal echoed
+            raise fail("interrupted", EXIT_INTERRUPTED) from None
+        except (typer.Exit, typer.Abort):
             raise
         except Exception as exc:  # a bug: say so in one line, the traceback on request
             if os.environ.get("PAPERS_DEBUG"):
@@ -201,10 +226,18 @@ def handle_errors(func):
     return wrapper
 
 
-def _library():
+ADD_PAPERS = "papers ingest FILE… (or papers ingest --sample for two example documents)"
+
+
+def _library(create: bool = False):
+    """The library in force; unless *create* (ingest), one that does not exist is an
+    error that names the path: a mistyped --library must not look like an empty one."""
     from .library import Library
 
     library = Library(_settings()["library"].value)
+    if not create and not library.root.is_dir():
+        what = "is not a folder" if library.root.exists() else "does not exist"
+        raise UsageError(f"no library at {library.root}: it {what}; create one with {ADD_PAPERS}")
     env = _env()
     library.on_wait = lambda: env.say(
         f"waiting for another papers command to finish writing to {library.root} …"
@@ -218,9 +251,14 @@ def _library():
 def _index():
     from .index import PaperIndex
 
-    index = PaperIndex(_library()).open()
+    library = _library()
+    index = PaperIndex(library).open(progress=_env().progress)
     for message in sorted(index.invalid.values()):
         _env().warn(f"skipped invalid record {message}")
+    if not index.invalid and index.doc_count() == 0:
+        raise NothingFound(
+            f"the library at {library.root} has no papers yet; add some with {ADD_PAPERS}"
+        )
     return index
 
 
@@ -303,7 +341,7 @@ def ingest(
         paths += sample_documents()
     if not paths:
         raise UsageError("name the documents to ingest (or --sample for the bundled ones)")
-    library = _library()
+    library = _library(create=True)
     report = run_ingest(library, paths, load_taxonomy(), progress=_env().progress)
     for warning in report.warnings:
         _env().warn(warning)

@@ -2,11 +2,13 @@
 
 Checked: an interrupted write (``.txn``), stray temporary files, records that do not
 validate (with file and line), two files claiming one id, two records with one citation
-key, provenance copies that are missing, and an index that is missing or out of date.
+key, provenance copies that are missing, document copies no record cites (left by an
+interrupted ingest), and an index that is missing or out of date.
 
 ``--fix`` finishes or discards interrupted writes, removes stray temporary files and
-rebuilds the index. It never changes or deletes a record: an invalid record is for its
-owner to correct (``papers edit``), so it is reported with the exact place to look.
+uncited document copies, and rebuilds the index. It never changes or deletes a record:
+an invalid record is for its owner to correct (``papers edit``), so it is reported with
+the exact place to look.
 """
 
 from __future__ import annotations
@@ -43,9 +45,16 @@ def check(library: Library) -> list[Problem]:
             where = f"{folder.name}/{stray.name}"
             problems.append(Problem("temporary file", where, "left by a killed write", True))
 
+    for folder in library.stale_pending():
+        n = sum(1 for _ in folder.iterdir())
+        message = f"{n} document cop{'y' if n == 1 else 'ies'} left by an interrupted ingest"
+        where = folder.relative_to(library.root).as_posix()
+        problems.append(Problem("orphaned source copies", where, message, True))
+
     ids: dict[str, str] = {}
     keys: dict[str, str] = {}
     stamps: dict[str, list[int]] = {}
+    cited: set[str] = set()
     for entry in sorted(library.record_files(), key=lambda e: e.name):
         where = f"papers/{entry.name}"
         stamps[entry.name] = Stamp.of(entry.stat()).as_list()
@@ -65,9 +74,14 @@ def check(library: Library) -> list[Problem]:
                 problems.append(Problem("duplicate citation key", where, message, False))
             keys.setdefault(record.citekey, where)
         for source in record.sources:
+            cited.add(source.document)
             if not (root / source.document).is_file():
                 message = f"{source.document} (from {source.name}:{source.line}) is missing"
                 problems.append(Problem("missing source copy", where, message, False))
+    for copy in sorted(library.sources_dir.glob("[!.]*")) if library.sources_dir.is_dir() else []:
+        if copy.is_file() and f"sources/{copy.name}" not in cited:
+            message = "no record cites this document copy"
+            problems.append(Problem("orphaned source copy", f"sources/{copy.name}", message, True))
     problems += _index_problems(library, stamps)
     return problems
 
@@ -82,6 +96,8 @@ def _index_problems(library: Library, stamps: dict[str, list[int]]) -> list[Prob
     from .index import SCHEMA_VERSION
 
     index_dir = library.index_dir
+    if not stamps and not _read_object(index_dir / "stamps.json"):
+        return []  # an empty library needs no index (and nothing is indexed)
     try:
         state = json.loads((index_dir / "state.json").read_text("utf-8"))
         indexed = json.loads((index_dir / "stamps.json").read_text("utf-8"))
@@ -102,6 +118,14 @@ def _index_problems(library: Library, stamps: dict[str, list[int]]) -> list[Prob
     return out
 
 
+def _read_object(path) -> dict:
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
 def _n(items: list, noun: str) -> str:
     return f"{len(items)} {noun}{'s' * (len(items) != 1)}"
 
@@ -117,8 +141,11 @@ def fix(library: Library, problems: list[Problem]) -> list[str]:
 
             done.append(Transaction(library).recover())
         for p in problems:
-            if p.kind == "temporary file":
+            if p.kind in ("temporary file", "orphaned source copy"):
                 (library.root / p.where).unlink(missing_ok=True)
+                done.append(f"removed {p.where}")
+            elif p.kind == "orphaned source copies":
+                library.clean_pending([library.root / p.where])
                 done.append(f"removed {p.where}")
         if any(p.fixable and p.kind in ("index", "interrupted write") for p in problems):
             report = PaperIndex(library).open(refresh=False).sync(full=True)

@@ -5,6 +5,7 @@ Exit codes (documented in the README):
     1  nothing found (a search, list or export that matched no paper)
     2  bad usage or unusable input (a bad query, an unreadable document, an unknown id)
    70  an internal error (a bug): one line, the traceback with PAPERS_DEBUG=1
+  130  interrupted (Ctrl-C): one line; the library is as before or as after the command
   141  the reader of the output went away (``papers … | head``), as if killed by SIGPIPE
 """
 
@@ -14,6 +15,7 @@ EXIT_OK = 0
 EXIT_NOTHING_FOUND = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70  # a bug in papers (EX_SOFTWARE); the traceback with PAPERS_DEBUG=1
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as shells report it)
 
 
 class PapersError(Exception):

@@ -249,22 +249,6 @@ class Writer:
             self._searcher = None
 
 
-def _small_children() -> None:
-    """Start Whoosh's indexing processes from a fork server, not by forking this process:
-    a forked child shares (and its garbage collector soon copies) everything this process
-    holds, which during a 100,000-paper ingest is every record (each child showed 505 MB
-    resident). Where there is no fork server (Windows), the default start method stays.
-
-    As under spawn, each child imports the program's main module: a script of one's own
-    that ingests 1,000 papers or more needs the ``if __name__ == "__main__":`` guard (the
-    ``papers`` command and ``python -m papercli`` have it)."""
-    import multiprocessing
-
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        multiprocessing.set_forkserver_preload([])  # the server itself preloads nothing
-        multiprocessing.set_start_method("forkserver", force=True)
-
-
 class PaperIndex:
     """The library's index. Open it with ``PaperIndex(library).open()``."""
 
@@ -287,8 +271,9 @@ class PaperIndex:
 
     # -- opening and freshness --------------------------------------------------------------
 
-    def open(self, refresh: bool = True) -> PaperIndex:
-        """Open (creating if needed) and, unless *refresh* is false, bring up to date."""
+    def open(self, refresh: bool = True, progress: Progress = quiet) -> PaperIndex:
+        """Open (creating if needed) and, unless *refresh* is false, bring up to date
+        (with *progress*: a missing index is rebuilt there, which can take a while)."""
         from whoosh import index as windex
 
         state = self._read_json("state.json")
@@ -306,7 +291,7 @@ class PaperIndex:
             # Another process writing holds the lock: search what it last committed.
             with self.library.try_lock() as locked:
                 if locked:
-                    self.sync()
+                    self.sync(progress=progress)
         return self
 
     def _create(self) -> None:
@@ -347,7 +332,7 @@ class PaperIndex:
             )
             return report
         # Records are read and indexed one at a time: a rebuild holds no list of them.
-        with self.writer(len(changed), papers_dir=papers_stamp, clear=full) as writer:
+        with self.writer(len(changed), papers_stamp, full, progress) as writer:
             for name in removed:
                 writer.delete(name[: -len(".yaml")])
             with progress(len(changed), "indexing") as advance:
@@ -405,7 +390,7 @@ class PaperIndex:
         progress: Progress = quiet,
     ) -> None:
         """Write index changes, then the stamps and state that describe them."""
-        with self.writer(len(upserts), papers_dir=papers_dir) as writer:
+        with self.writer(len(upserts), papers_dir, progress=progress) as writer:
             for rid in removed:
                 writer.delete(rid)
             with progress(len(upserts), "indexing") as advance:
@@ -414,24 +399,27 @@ class PaperIndex:
                     writer.upsert(record, stamp, known_new=record.id in new)
 
     @contextlib.contextmanager
-    def writer(self, expected: int, papers_dir=None, clear: bool = False) -> Iterator[Writer]:
+    def writer(
+        self, expected: int, papers_dir=None, clear: bool = False, progress: Progress = quiet
+    ) -> Iterator[Writer]:
         """One Whoosh writer for a batch of changes, committed (with the stamps and state
         that describe it) when the block ends, cancelled if it fails. Records can be added
         while they are produced: an ingest indexes each record as soon as it is saved.
 
         *expected* (the number of upserts) chooses the writer: from ``PARALLEL_FROM`` on,
-        Whoosh's multiprocess writer (one more process, one segment each)."""
-        if clear:
-            self._create()
+        Whoosh's multiprocess writer (one more process, one segment each).
+
+        *clear* starts the index afresh, yet the old one stays whole and searchable until
+        the new one commits (Whoosh drops every old segment in that same commit): an
+        interrupted rebuild leaves the index as it was, not empty."""
         stamps = {} if clear else self._read_json("stamps.json")
         if expected >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
-            from whoosh.multiproc import MpWriter
+            from .parallel import ParallelWriter
 
-            _small_children()
             # limitmb: the posting pool each process sorts in memory before spilling a run to
             # disk. Measured on 10k papers: 32 indexed 1.6x slower than 128; 64 is ~15%
             # slower than 128 and keeps each indexing process near 120 MB instead of 190.
-            whoosh_writer = MpWriter(
+            whoosh_writer = ParallelWriter(
                 self.ix, procs=2, multisegment=True, limitmb=POOL_MB, compound=False
             )
         else:
@@ -445,7 +433,10 @@ class PaperIndex:
             whoosh_writer.cancel()
             raise
         writer.close()
-        whoosh_writer.commit()
+        from whoosh.writing import CLEAR
+
+        with progress(None, "writing the index"):  # (a long step at 10,000 papers or more)
+            whoosh_writer.commit(mergetype=CLEAR if clear else None)
         if writer.vocabulary is not None:
             atomic_write(self.dir / VOCABULARY_FILE, writer.vocabulary.to_json())
         self._write_json("stamps.json", stamps)

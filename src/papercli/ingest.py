@@ -199,38 +199,48 @@ def ingest(
         doc, data = parse_file(path)
         count, doc.entries = len(doc.entries), []
         read.append((path, doc, count, data))
-    # Every document is usable: keep their copies now, and not their bytes in memory.
-    parsed = [
-        (path, doc, count, library.store_source(path.name, data)) for path, doc, count, data in read
-    ]
-    del read
-    taxonomy = taxonomy or load_taxonomy()
+    # Every document is usable: keep their copies now, and not their bytes in memory. They
+    # wait in sources/.pending-<pid>/ until the transaction that cites them commits.
+    try:
+        staged = [
+            (path, doc, count, *library.stage_source(path.name, data))
+            for path, doc, count, data in read
+        ]
+        del read
+        return _merge_and_save(library, staged, taxonomy or load_taxonomy(), progress)
+    finally:
+        library.clean_pending([library.pending_dir()])  # (empty unless the ingest failed)
+
+
+def _merge_and_save(library: Library, staged: list, taxonomy: Taxonomy, progress) -> IngestReport:
     report = IngestReport()
     with library.lock():
-        index = PaperIndex(library).open()
+        index = PaperIndex(library).open(progress=progress)
         with index.ix.searcher() as searcher:
             batch = _Batch(library, index, searcher)
-            total = sum(count for _p, _doc, count, _s in parsed)
+            total = sum(count for _p, _doc, count, _rel, _at in staged)
             with progress(total, "ingesting") as advance:
-                for path, header, count, stored in parsed:
+                for path, header, count, rel, at in staged:
                     report.documents.append(
                         DocumentReport(str(path), header.format, count, header.venue, header.year)
                     )
                     report.warnings += [f"{path}:{w.line}: {w.message}" for w in header.warnings]
-                    doc = parse_bytes((library.root / stored).read_bytes(), str(path))
+                    doc = parse_bytes(at.read_bytes(), str(path))
                     for entry in doc.entries:
                         batch.add(
-                            entry,
-                            Source(stored, path.name, entry.line, doc.format, entry.fields()),
+                            entry, Source(rel, path.name, entry.line, doc.format, entry.fields()),
                             report,
-                        )
+                        )  # fmt: skip
                         advance()
                     batch.park()
         # Each record is tagged, staged and indexed in one pass, and then let go: the
         # indexing processes work while this one tags and saves the next records.
         touched = list(batch.touched)
-        with index.writer(len(touched)) as writer:
+        with index.writer(len(touched), progress=progress) as writer:
             with library.transaction() as txn, progress(len(touched), "saving") as advance:
+                pending = {rel: at for _p, _d, _c, rel, at in staged if at != library.root / rel}
+                for rel, at in pending.items():
+                    txn.adopt(at, rel)
                 for rid in touched:
                     advance()
                     record = batch.take(rid)

@@ -109,6 +109,7 @@ def atomic_writer(path: Path) -> Iterator:
 # --- transactions ------------------------------------------------------------------------
 
 TXN_DIR = ".txn"
+PENDING = "sources/.pending"  # sources/.pending/<pid>/: copies written before the write lock
 SYNC_EACH_FILE_UP_TO = 64  # larger batches flush with one os.sync() instead of an fsync each
 
 
@@ -140,7 +141,9 @@ class Transaction:
         self.library = library
         self.dir = library.root / TXN_DIR
         self.staged = self.dir / "new"
-        self.names: dict[str, None] = {}  # staged file names, in order (a set)
+        self.staged_sources = self.dir / "sources"
+        self.names: dict[str, None] = {}  # staged record file names, in order (a set)
+        self.sources: list[str] = []  # staged source copies: "sources/<name>"
 
     def __enter__(self) -> Transaction:
         return self
@@ -162,14 +165,26 @@ class Transaction:
                 return False
         except FileNotFoundError:
             pass
-        if not self.names and not self.staged.is_dir():
-            if self.dir.exists():
-                self.recover()
-            self.staged.mkdir(parents=True)
+        self._begin()
         with open(self.staged / path.name, "wb") as handle:
             handle.write(data)
         self.names[path.name] = None
         return True
+
+    def _begin(self) -> None:
+        if not self.staged.is_dir():
+            if self.dir.exists():
+                self.recover()  # left by a killed process (we hold the lock)
+            self.staged.mkdir(parents=True)
+
+    def adopt(self, pending: Path, rel: str) -> None:
+        """Make a document copy written before the lock (``Library.stage_source``) part of
+        this transaction: it reaches ``sources/`` with the records that cite it, or not at
+        all."""
+        self._begin()
+        self.staged_sources.mkdir(exist_ok=True)
+        os.replace(pending, self.staged_sources / Path(rel).name)
+        self.sources.append(rel)
 
     def stamp(self, rid: str) -> Stamp:
         """The stamp the record file staged for *rid* will have once committed."""
@@ -190,26 +205,36 @@ class Transaction:
         else:
             os.sync()
         _fsync_dir(self.staged)
+        if self.sources:
+            _fsync_dir(self.staged_sources)
+        names = self.sources + names  # the copies first: a record never cites a missing one
         atomic_write(self.dir / "COMMIT", "\n".join(names).encode("utf-8"))
         self._apply(names)
-        self.names = {}
+        self.names, self.sources = {}, []
 
     def abort(self) -> None:
         """Forget every staged file (nothing of this transaction reaches ``papers/``)."""
-        self.names = {}
+        self.names, self.sources = {}, []
         if self.staged.is_dir() and not (self.dir / "COMMIT").exists():
             import shutil
 
             shutil.rmtree(self.dir)
 
     def _apply(self, names: list[str]) -> None:
-        papers = self.library.papers_dir
+        """Rename each staged file into place (``x.yaml`` into ``papers/``, ``sources/x``
+        into ``sources/``); a file already moved by an earlier attempt is skipped."""
+        papers, sources = self.library.papers_dir, self.library.sources_dir
         papers.mkdir(parents=True, exist_ok=True)
         for name in names:
-            source = self.dir / "new" / name
-            if source.exists():
-                os.replace(source, papers / name)
+            copy = name.startswith("sources/")
+            if copy:
+                sources.mkdir(exist_ok=True)
+            staged = self.staged_sources / name[8:] if copy else self.staged / name
+            if staged.exists():
+                os.replace(staged, (sources / name[8:]) if copy else (papers / name))
         _fsync_dir(papers)
+        if any(name.startswith("sources/") for name in names):
+            _fsync_dir(sources)
         import shutil
 
         shutil.rmtree(self.dir)
@@ -217,17 +242,21 @@ class Transaction:
     def recover(self) -> str:
         marker = self.dir / "COMMIT"
         if marker.exists():
-            names = [
-                n
-                for n in marker.read_text("utf-8").split("\n")
-                if n.endswith(".yaml") and ID_RE.match(n[: -len(".yaml")])
-            ]
+            names = [n for n in marker.read_text("utf-8").split("\n") if _journal_name(n)]
             self._apply(names)
-            return f"finished an interrupted write of {len(names)} records"
+            records = sum(not n.startswith("sources/") for n in names)
+            return f"finished an interrupted write of {records} records"
         import shutil
 
         shutil.rmtree(self.dir)
         return "discarded an interrupted write that had not committed"
+
+
+def _journal_name(name: str) -> bool:
+    """A line of ``COMMIT`` that names a file of ours: never a path elsewhere."""
+    if name.startswith("sources/"):
+        return safe_file_name(name[8:]) == name[8:]
+    return name.endswith(".yaml") and ID_RE.match(name[: -len(".yaml")]) is not None
 
 
 # --- the library -------------------------------------------------------------------------
@@ -306,15 +335,21 @@ class Library:
     def recover(self) -> str | None:
         """Finish or undo a transaction a killed process left behind; say which, if any.
 
-        Costs one ``stat`` when there is nothing to do. Runs only when no other process
-        holds the write lock (a live writer's transaction is not an orphan).
+        Also removes document copies a killed ingest left pending (``stage_source``).
+        Costs two ``stat`` calls when there is nothing to do. Runs only when no other
+        process holds the write lock (a live writer's transaction is not an orphan).
         """
-        if not (self.root / TXN_DIR).exists():
+        if not (self.root / TXN_DIR).exists() and not (self.root / PENDING).exists():
             return None
         with self.try_lock() as locked:
             if not locked:
                 return None
-            return Transaction(self).recover()
+            done = [Transaction(self).recover()] if (self.root / TXN_DIR).exists() else []
+            copies = self.clean_pending()
+            if copies:
+                noun = "copy" if copies == 1 else "copies"
+                done.append(f"removed {copies} document {noun} left by an interrupted ingest")
+            return "; ".join(done) or None
 
     def record_files(self) -> Iterator[os.DirEntry]:
         """Every ``*.yaml`` entry of ``papers/`` (unsorted: one scandir, no reads)."""
@@ -341,23 +376,55 @@ class Library:
 
     # -- source documents -------------------------------------------------------------------
 
-    def store_source(self, name: str, data: bytes) -> str:
-        """Keep a byte-exact copy of an ingested document; return its library-relative path.
-
-        The copy is named after the document and its content hash, so two versions of a
-        file with the same name are both kept, and storing the same bytes twice is a no-op.
-        """
+    def source_name(self, name: str, data: bytes) -> str:
+        """The library-relative path of the copy of a document: named after the document
+        and its content hash, so two versions of a file with the same name are both kept."""
         import hashlib
 
         digest = hashlib.sha256(data).hexdigest()[:12]
         stem, dot, ext = safe_file_name(name).rpartition(".")
         if not dot or not stem or len(ext) > 8:
             stem, ext = safe_file_name(name), "txt"
-        rel = f"sources/{stem}-{digest}.{ext}"
+        return f"sources/{stem}-{digest}.{ext}"
+
+    def stage_source(self, name: str, data: bytes) -> tuple[str, Path]:
+        """Write a byte-exact copy of an ingested document, before the write lock is taken
+        (so the bytes need not wait in memory). Returns its library-relative path and
+        where it is now: there already (the same bytes were ingested before), or pending
+        in ``sources/.pending/<pid>/`` until a transaction adopts it (``adopt``).
+
+        A copy left pending by a killed process is removed by the next command that finds
+        the write lock free (``recover``), or by ``papers doctor --fix``."""
+        rel = self.source_name(name, data)
         target = self.root / rel
-        if not target.exists():
-            atomic_write(target, data)
-        return rel
+        if target.exists():
+            return rel, target
+        pending = self.pending_dir() / target.name
+        atomic_write(pending, data)
+        return rel, pending
+
+    def pending_dir(self, pid: int | None = None) -> Path:
+        return self.root / PENDING / str(pid or os.getpid())
+
+    def stale_pending(self) -> list[Path]:
+        """Pending copies of processes that are gone (an interrupted or killed ingest)."""
+        out = []
+        with contextlib.suppress(FileNotFoundError), os.scandir(self.root / PENDING) as entries:
+            out += [Path(e.path) for e in entries if not (e.name.isdigit() and _alive(int(e.name)))]
+        return sorted(out)
+
+    def clean_pending(self, folders: list[Path] | None = None) -> int:
+        """Remove pending copies of processes that are gone (or the given *folders*);
+        return how many copies were removed."""
+        import shutil
+
+        removed = 0
+        for folder in self.stale_pending() if folders is None else folders:
+            removed += sum(1 for _ in folder.iterdir()) if folder.is_dir() else 0
+            shutil.rmtree(folder, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            (self.root / PENDING).rmdir()  # unless another ingest is waiting with its copies
+        return removed
 
     # -- locking ----------------------------------------------------------------------------
 
@@ -384,6 +451,8 @@ class Library:
                 self.on_wait()
             lock.acquire()
         try:
+            if lock.lock_counter == 1:  # the first writer since a killed one cleans up
+                self.clean_pending()
             yield
         finally:
             lock.release()
@@ -403,6 +472,16 @@ class Library:
             yield True
         finally:
             lock.release()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
 
 
 def _key_line(text: str, key: str) -> int:

@@ -44,9 +44,9 @@ def bar(console, total: int, what: str) -> Iterator[Callable[..., None]]:
 
 
 @contextlib.contextmanager
-def spinner(console, what: str) -> Iterator[None]:
+def spinner(console, what: str) -> Iterator[Callable[..., None]]:
     from rich.live import Live
     from rich.spinner import Spinner
 
     with Live(Spinner("dots", text=what), console=console, refresh_per_second=12.5, **NO_CAPTURE):
-        yield
+        yield lambda n=1: None

@@ -136,28 +136,18 @@ class Environment:
     # -- progress -----------------------------------------------------------------------------
 
     @contextlib.contextmanager
-    def progress(self, total: int, what: str) -> Iterator[Callable[..., None]]:
+    def progress(self, total: int | None, what: str) -> Iterator[Callable[..., None]]:
         """A bar on stderr (count, rate, time left) when stderr is a terminal; nothing
-        otherwise. Yields ``advance(n=1)``. Never touches stdout."""
-        if total < 2 or not self.stderr_is_terminal:
+        otherwise. Yields ``advance(n=1)``. Never touches stdout. A *total* of None is a
+        step without a count: a spinner, so that a long step never leaves a blank screen."""
+        if not self.stderr_is_terminal or (total is not None and total < 2):
             yield lambda n=1: None
             return
-        from .bars import bar
+        from .bars import bar, spinner
 
-        with bar(self.console(stderr=True), total, what) as advance:
+        console = self.console(stderr=True)
+        with spinner(console, what) if total is None else bar(console, total, what) as advance:
             yield advance
-
-    @contextlib.contextmanager
-    def status(self, what: str) -> Iterator[None]:
-        """A spinner with *what* on stderr while a step without a count runs (a terminal
-        only), so that a long step never leaves a blank screen."""
-        if not self.stderr_is_terminal:
-            yield
-            return
-        from .bars import spinner
-
-        with spinner(self.console(stderr=True), what):
-            yield
 
 
 def _run_pager(argv: list[str], text: str, environ: dict, fallback: TextIO) -> None:
