@@ -52,6 +52,10 @@ def _year(value: str) -> str:
         return f"year:<={end}"
     if not end:
         return f"year:>={start}"
+    if int(start) > int(end):
+        raise UsageError(
+            f"year:{value} runs backwards and matches nothing; did you mean year:{end}..{start}?"
+        )
     return f"year:[{start} TO {end}]"
 
 

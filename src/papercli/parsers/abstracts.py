@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from ..text import collapse_ws, strip_decoration
+from ..text import collapse_ws, shorten, strip_decoration
 from ..venues import find_venue_years
 from . import shortname
 from .base import ENTRY_RE, URL_RE, Document, Entry
@@ -76,7 +76,10 @@ def parse(lines: list[str]) -> Document:
     if pairs:
         doc.venue, doc.year = pairs[0]
     else:
-        doc.warn(header_line, f"header names no venue and year: {header[:60]!r}")
+        doc.warn(
+            header_line,
+            f"header names no venue and year: {shorten(header, 60)!r}; its papers have none",
+        )
     if len(header_block) > 1:  # abstract glued to the header without a blank line
         blocks[0] = (header_line + 1, header_block[1:])
     else:
@@ -95,7 +98,7 @@ def parse(lines: list[str]) -> Document:
         text = collapse_ws(" ".join(block))
         last = index == len(blocks) - 1
         if len(text.split()) < _MIN_WORDS and title is None:
-            doc.warn(number, f"paragraph too short for an abstract, ignored: {text[:60]!r}")
+            doc.warn(number, f"paragraph too short for an abstract, ignored: {shorten(text, 60)!r}")
             continue
         if last and not text.endswith(_SENTENCE_END):
             doc.warn(number, "last abstract stops mid-sentence: document cut short? skipped")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from ..text import collapse_ws, strip_decoration
+from ..text import collapse_ws, shorten, strip_decoration
 from ..venues import find_venue_years
 from . import shortname
 from .base import ENTRY_RE, URL_RE, Document, Entry
@@ -77,7 +77,7 @@ def _parse_header(doc: Document, header: list[str]) -> None:
         elif doc.category is None and doc.venue is None and number == 1:
             doc.category = line
         else:
-            doc.warn(number, f"header line not understood, ignored: {line[:60]!r}")
+            doc.warn(number, f"header line not understood, ignored: {shorten(line, 60)!r}")
 
 
 _WORD_RE = re.compile(r"[A-Za-z]{2,}")
@@ -115,7 +115,7 @@ def _parse_entries(doc: Document, lines: list[str], start: int) -> None:
             if foreign:
                 doc.foreign = (i + 1, foreign)
                 return
-            doc.warn(i + 1, f"text outside any entry, ignored: {collapse_ws(line)[:60]!r}")
+            doc.warn(i + 1, f"text outside any entry, ignored: {shorten(collapse_ws(line), 60)!r}")
             i += 1
             continue
         entry_line = i + 1
@@ -137,10 +137,12 @@ def _parse_entries(doc: Document, lines: list[str], start: int) -> None:
             summary is None or not summary.endswith(_SENTENCE_END)
         ):
             what = "has no summary" if summary is None else "summary stops mid-sentence"
-            doc.warn(entry_line, f"last entry {title[:50]!r} {what}: document cut short? skipped")
+            cut = f"last entry {shorten(title, 50)!r} {what}: document cut short? skipped"
+            doc.warn(entry_line, cut)
             continue
         if summary is None:
-            doc.warn(entry_line, f"entry {title[:50]!r} has no summary")
+            kept = f"entry {shorten(title, 50)!r} has no summary; kept with its title only"
+            doc.warn(entry_line, kept)
         doc.entries.append(
             Entry(
                 line=entry_line,
