@@ -27,12 +27,12 @@ REPO = Path(__file__).resolve().parent.parent
 
 # (label, file suffix, function name) of the steps inside the command
 STEPS = [
-    ("settings and library location", "papercli/cli.py", "_library"),
+    ("settings and library location", "papercli/cli/app.py", "library"),
     ("open the index (its imports included)", "papercli/index.py", "open"),
     ("parse the query", "papercli/query.py", "parse_query"),
     ("run the query, check the hits' files", "papercli/index.py", "run"),
     ("snippets", "papercli/snippets.py", "snippet"),
-    ("print the hits", "papercli/render.py", "print_hits"),
+    ("print the hits", "papercli/render/__init__.py", "print_hits"),
 ]
 
 
@@ -59,7 +59,7 @@ sys.argv = ["papers", "--library", sys.argv[1], "search", sys.argv[2]]
 profiler = cProfile.Profile()
 profiler.enable()
 try:
-    from papercli.cli import app
+    from papercli.cli.app import app
     app(prog_name="papers")
 except SystemExit:
     pass

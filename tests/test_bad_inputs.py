@@ -11,7 +11,7 @@ import yaml
 from typer.testing import CliRunner
 
 from conftest import DIGEST
-from papercli.cli import app
+from papercli.cli.app import app
 
 BAD = Path(__file__).parent / "data" / "bad"
 CASES = yaml.safe_load((BAD / "cases.yaml").read_text("utf-8"))

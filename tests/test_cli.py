@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from conftest import ABSTRACTS, DIGEST, SEEDS
 from papercli import __version__
-from papercli.cli import app
+from papercli.cli.app import app
 from papercli.record import FIELDS
 
 PAPERS = Path(sys.executable).with_name("papers")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import select
 import subprocess
 import sys
@@ -15,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import ROOT
-from papercli.cli import app
+from papercli.cli.app import app
 
 PAPERS = Path(sys.executable).with_name("papers")
 
@@ -204,7 +205,7 @@ def test_stats_on_the_bundled_corpus(seeded_library):
 
 
 def test_sample_documents_are_the_bundled_ones(tmp_path):
-    from papercli.cli import sample_documents
+    from papercli.cli.library import sample_documents
 
     assert [p.read_bytes() for p in sample_documents()] == [
         (ROOT / "data" / p.name).read_bytes() for p in sample_documents()
@@ -246,3 +247,109 @@ def test_wheel_installs_and_runs_in_a_fresh_virtualenv(tmp_path):
         "iclr2026-convergence-analysis-adaptive-optimizers-under",
     ])  # fmt: skip
     assert "federated-learning\t5" in run("tags").stdout  # the taxonomy shipped in the wheel
+
+
+# --- small things a new user trips over ---------------------------------------------------------
+
+
+def test_library_and_no_color_work_after_the_command_name(seeded_library):
+    lib = str(seeded_library.root)
+    before = invoke("--library", lib, "--no-color", "search", "muon")
+    after = invoke("search", "muon", "--no-color", "--library", lib)
+    assert after.exit_code == 0 and after.stdout == before.stdout
+    assert (
+        invoke("config", "-L", lib, "--no-color").stdout
+        == invoke("--library", lib, "--no-color", "config").stdout
+    )
+
+
+@pytest.mark.parametrize(("shell", "marker"), [("bash", "complete -o default -F _papers_completion papers"),
+                                               ("zsh", "#compdef papers"),
+                                               ("fish", "complete --command papers")])  # fmt: skip
+def test_show_completion_prints_the_named_shells_script(shell, marker):
+    result = subprocess.run(
+        [str(PAPERS), "--show-completion", shell], capture_output=True, text=True
+    )
+    assert result.returncode == 0 and marker in result.stdout, result.stdout[:200]
+
+
+def test_output_files_get_the_permissions_a_redirect_would(seeded_library, tmp_path):
+    lib = str(seeded_library.root)
+    old = os.umask(0o022)
+    try:
+        new = tmp_path / "new.bib"
+        assert (
+            invoke(
+                "--library", lib, "export", "--tag", "muon", "--format", "bibtex", "-o", str(new)
+            ).exit_code
+            == 0
+        )
+        assert new.stat().st_mode & 0o777 == 0o644
+        private = tmp_path / "private.bib"
+        private.write_text("old")
+        private.chmod(0o600)
+        assert (
+            invoke("--library", lib, "export", "--tag", "muon", "-o", str(private)).exit_code == 0
+        )
+        assert private.stat().st_mode & 0o777 == 0o600 and private.read_text() != "old"
+    finally:
+        os.umask(old)
+
+
+def test_help_paragraphs_are_wrapped_whole_and_examples_keep_their_indentation():
+    """Rich help (a terminal) at 80 columns: prose fills its lines; examples stay indented."""
+    from rich.cells import cell_len
+
+    commands = ["ingest", "search", "similar", "list", "show", "tags", "tag", "retag", "export",
+                "index", "edit", "doctor", "config", "stats"]  # fmt: skip
+    for name in commands:
+        text = CliRunner(env={"COLUMNS": "80"}).invoke(app, [name, "--help"]).stdout
+        description = text.split("Usage:", 1)[1].split("╭─", 1)[0].split("\n")[2:]
+        paragraphs = "\n".join(line.rstrip() for line in description).strip("\n").split("\n\n")
+        for paragraph in paragraphs:
+            lines = paragraph.split("\n")
+            if lines[0].strip().endswith(":"):  # Examples:, Query language:, Keys:
+                assert all(line.startswith("   ") for line in lines[1:]), (name, paragraph)
+                continue
+            for line in lines[:-1]:  # a line ends only where the next word would not fit
+                following = lines[lines.index(line) + 1].split()[0]
+                assert cell_len(line) + 1 + cell_len(following) > 79, (
+                    name,
+                    paragraph,
+                )
+
+
+@pytest.mark.parametrize(("args", "help_says"), [(["show", "--help"], "Print the record as a JSON object."),
+                                                 (["config", "--help"], "Print the settings as one JSON object."),
+                                                 (["stats", "--help"], "Print the counts as one JSON object")])  # fmt: skip
+def test_json_help_says_what_is_printed(args, help_says):
+    assert help_says in CliRunner(env={"COLUMNS": "200"}).invoke(app, args).stdout
+
+
+def test_removing_a_tag_a_paper_does_not_have_is_reported(seeded_library):
+    lib = str(seeded_library.root)
+    result = invoke("--library", lib, "tag", "iclr2026-muonbp", "--remove", "no-such-tag")
+    assert result.exit_code == 1
+    assert result.stderr == "papers: warning: iclr2026-muonbp has no tag 'no-such-tag' to remove\n"
+    again = invoke(
+        "--library", lib, "tag", "iclr2026-muonbp", "--remove", "llm", "--remove", "no-such-tag"
+    )
+    assert again.exit_code == 0 and "llm" not in again.stdout  # one removal happened
+
+
+def test_show_prints_latex_as_it_reads(seeded_library):
+    shown = invoke("--library", str(seeded_library.root), "show", "iclr2026-qzo").stdout
+    assert "more than 18× for 4-bit LLMs" in shown and "$\\times$" not in shown
+    raw = json.loads(
+        invoke("--library", str(seeded_library.root), "show", "iclr2026-qzo", "--json").stdout
+    )
+    assert "18$\\times$" in raw["abstract"]  # the record itself is unchanged
+
+
+def test_config_on_a_terminal_is_a_table_with_the_limit_in_force(seeded_library):
+    result = CliRunner(env={"FORCE_COLOR": "1", "COLUMNS": "120", "NO_COLOR": "1"}).invoke(
+        app, ["config"]
+    )
+    screen = re.sub(r"\x1b\[[0-9;]*m", "", result.stdout)
+    assert re.search(r"setting +┃ value", screen) and "\t" not in screen
+    assert re.search(r"limit +│ 50 on a terminal, all when piped +│ default", screen)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from papercli.cli import app
+from papercli.cli.app import app
 from papercli.doctor import check, fix
 from papercli.editing import edit_record
 from papercli.errors import UsageError

@@ -276,7 +276,7 @@ def test_user_set_citekey_is_kept(seeded_library):
 def test_output_is_written_atomically_and_left_alone_on_failure(seeded_library, tmp_path):
     from typer.testing import CliRunner
 
-    from papercli.cli import app
+    from papercli.cli.app import app
 
     folder = tmp_path / "out"
     folder.mkdir()

@@ -133,7 +133,7 @@ def test_conflict_is_shown_with_both_sources(seeded_library, tmp_path):
     ingest(seeded_library, [page])
     from typer.testing import CliRunner
 
-    from papercli.cli import app
+    from papercli.cli.app import app
 
     result = CliRunner().invoke(
         app,

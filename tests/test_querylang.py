@@ -53,7 +53,10 @@ def test_rewrite(text, expected):
         ("title:", "title: needs a value in 'title:'"),
         ("year:abc", "year:abc is not a year; write year:2026, year:2025..2026 or year:>=2025"),
         ("year:..", "year:.. is not a year; write year:2026, year:2025..2026 or year:>=2025"),
-        ("year:2026..2025", "year:2026..2025 runs backwards and matches nothing; did you mean year:2025..2026?"),
+        (
+            "year:2026..2025",
+            "year:2026..2025 runs backwards and matches nothing; did you mean year:2025..2026?",
+        ),
         ("*", "'*' alone matches nothing useful; add letters to it"),
         ("   ", "the query '   ' has no words to search for"),
         ("( )", "the query '( )' has no words to search for"),

@@ -93,7 +93,9 @@ def test_a_chinese_passage_starts_at_a_clause_not_mid_word(digest):
             found = mark(text, frozenset({"优化", "化器", "状态"}), width)
             if found:
                 at = text.index(plain(found))
-                assert at == 0 or text[at - 1] in clause or found.startswith(MARK_START), found
+                starts = at == 0 or text[at - 1] in clause or text[at] in "（“"
+                assert starts or found.startswith(MARK_START), found
+                assert not (text[at - 1] == "（" and at > 0), found  # the bracket is shown
                 checked += 1
     assert checked > 30
 

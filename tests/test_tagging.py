@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import SEEDS
-from papercli.cli import app
+from papercli.cli.app import app
 from papercli.errors import UsageError
 from papercli.ingest import ingest
 from papercli.record import Record
@@ -45,7 +45,7 @@ def test_normalise_tag():
 
 
 def test_user_tags_survive_reingest_and_retag(seeded_library, tmp_path):
-    [(record, changed)] = edit_tags(
+    [(record, changed, _absent)] = edit_tags(
         seeded_library, ["iclr2026-muonbp"], add=["reading-list"], remove=["llm"]
     )
     assert changed and "llm" not in record.tags and "reading-list" in record.tags

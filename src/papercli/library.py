@@ -88,13 +88,16 @@ def atomic_write(path: Path, data: bytes) -> None:
 @contextlib.contextmanager
 def atomic_writer(path: Path) -> Iterator:
     """A binary file handle whose content replaces *path* only when the block completes:
-    written to a temporary file beside it, flushed to disk, then renamed over it."""
+    written to a temporary file beside it, flushed to disk, then renamed over it.
+
+    The file gets the permissions a shell redirect would give it (0666 less the umask),
+    or keeps those of the file it replaces (``tempfile.mkstemp`` would make it 0600)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    import tempfile  # (imported here: a search never writes a file)
-
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = _new_temporary(path)
     try:
+        with contextlib.suppress(FileNotFoundError):
+            os.fchmod(fd, os.stat(path).st_mode & 0o7777)
         with os.fdopen(fd, "wb") as handle:
             yield handle
             handle.flush()
@@ -104,6 +107,19 @@ def atomic_writer(path: Path) -> Iterator:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _new_temporary(path: Path) -> tuple[int, str]:
+    """A new file beside *path*, created with mode 0666 so that the umask applies."""
+    import secrets  # (imported here: a search never writes a file)
+
+    for _attempt in range(100):
+        tmp = str(path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {path}")
 
 
 # --- transactions ------------------------------------------------------------------------

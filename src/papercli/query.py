@@ -10,12 +10,14 @@ Chinese summary): words are ANDed; ``OR``, ``NOT``, ``"quoted phrases"``, ``pref
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .errors import UsageError
 from .index import Hit, PaperIndex
 from .taxonomy import Taxonomy
+
+TagResolver = Callable[[str], "str | None"]  # an alias (联邦学习) -> its tag, or None
 
 
 @dataclass
@@ -59,16 +61,19 @@ def _filter_query(filters: Filters):
     return query.And(parts) if parts else None
 
 
-def parse_query(index: PaperIndex, text: str):
-    """A Whoosh query from the user's text; a malformed query is a one-line ``UsageError``."""
+def default_tag_resolver(name: str) -> str | None:
+    """The tag an alias names in the user's or the bundled taxonomy (loaded on first use)."""
+    from .taxonomy import load_taxonomy
+
+    return load_taxonomy().resolve(name)
+
+
+def parse_query(index: PaperIndex, text: str, resolve_tag: TagResolver | None = None):
+    """A Whoosh query from the user's text (``tag:`` takes any alias *resolve_tag* knows);
+    a malformed query is a one-line ``UsageError``."""
     from . import querylang
 
-    def resolve_tag(name: str) -> str | None:
-        from .taxonomy import load_taxonomy
-
-        return load_taxonomy().resolve(name)
-
-    return querylang.parse(text, index.ix.schema, resolve_tag)
+    return querylang.parse(text, index.ix.schema, resolve_tag or default_tag_resolver)
 
 
 def search(
@@ -77,13 +82,14 @@ def search(
     limit: int | None = None,
     filters: Filters | None = None,
     snippet_cells: int = 200,
+    resolve_tag: TagResolver | None = None,
 ) -> list[Hit]:
     """Best matches first, each with its score and a snippet showing why it matched."""
     from whoosh import query
 
     from . import snippets
 
-    q = parse_query(index, text)
+    q = parse_query(index, text, resolve_tag)
     extra = _filter_query(filters or Filters())
     hits = index.run(q if extra is None else query.And([q, extra]), limit=limit)
     if hits:
@@ -221,7 +227,11 @@ def get_paper(index: PaperIndex, rid: str) -> Hit:
 
 
 def select(
-    index: PaperIndex, text: str | None, filters: Filters, ids: Iterable[str] = ()
+    index: PaperIndex,
+    text: str | None,
+    filters: Filters,
+    ids: Iterable[str] = (),
+    resolve_tag: TagResolver | None = None,
 ) -> list[str]:
     """Ids of the papers to export, ordered by id: by query and/or filters, plus explicit
     ids. Only ids are collected; records are read while they are written out."""
@@ -229,7 +239,7 @@ def select(
 
     chosen = {get_paper(index, rid).id for rid in ids}
     if text:
-        q = parse_query(index, text)
+        q = parse_query(index, text, resolve_tag)
         extra = _filter_query(filters)
         chosen.update(index.ids(q if extra is None else query.And([q, extra])))
     elif filters.tags or filters.venue or filters.year or not chosen:

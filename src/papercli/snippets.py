@@ -113,14 +113,22 @@ def _reach(text: str, begin: int, maxcells: int) -> int:
     return end
 
 
-CLAUSE_MARKS = frozenset("，。、；：！？（）【】《》「」『』“”‘’…—(),;:!?")
+CLAUSE_ENDS = frozenset("，。、；：！？）】》」』”’…—),;:!?")  # a passage may start after these
+OPENING = frozenset("（【《「『“‘(")  # and at these
 
 
 def _clause_start(text: str, i: int) -> bool:
-    """Whether a passage may start at *i*: at the text's start, after a space or after a
-    clause mark (，。、（ …). Chinese has no spaces between words: a passage that starts
-    anywhere else may start mid-word (化器状态 for 优化器状态)."""
-    return i == 0 or text[i - 1].isspace() or text[i - 1] in CLAUSE_MARKS
+    """Whether a passage may start at *i*: at the text's start, after a space or a mark
+    that ends a clause (，。、）…), or at an opening bracket or quote. Chinese has no
+    spaces between words: a passage that starts anywhere else may start mid-word (化器状态
+    for 优化器状态)."""
+    if i == 0 or text[i - 1].isspace() or text[i - 1] in CLAUSE_ENDS:
+        return True
+    return i < len(text) and text[i] in OPENING
+
+
+def _in_word(ch: str) -> bool:
+    return (ch.isalnum() or ch in "-_") and not CJK_RE.match(ch)
 
 
 def _window(text: str, spans: list[tuple[int, int]], maxcells: int) -> tuple[int, int]:
@@ -146,10 +154,13 @@ def _window(text: str, spans: list[tuple[int, int]], maxcells: int) -> tuple[int
         if cells > maxcells // 2:
             break
     end = _reach(text, begin, maxcells)
-    while end < len(text) and text[end - 1].isalnum() and text[end].isalnum():
-        if CJK_RE.match(text, end - 1):
-            break  # Chinese may end between any two characters
-        end -= 1  # a Latin word is not cut
+    if end < len(text) and CJK_RE.match(text, end - 1):
+        # Chinese: end after the last clause mark of the passage's last quarter, if any
+        stop = max(text.rfind(mark, begin, end) for mark in "，。；！？")
+        if stop > 0 and _cells(text, stop, end) <= maxcells // 4:
+            end = stop + 1
+    while end < len(text) and _in_word(text[end - 1]) and _in_word(text[end]):
+        end -= 1  # a Latin word (Newton-Schulz) is not cut
     return begin, max(end, best + 1)
 
 

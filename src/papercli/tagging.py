@@ -118,17 +118,23 @@ def retag(library: Library, taxonomy: Taxonomy, progress: Progress = quiet) -> R
 
 def edit_tags(
     library: Library, ids: Iterable[str], add: Iterable[str], remove: Iterable[str]
-) -> list[tuple[Record, bool]]:
-    """``papers tag``: apply the same edit to several papers, all or none (unknown ids fail)."""
+) -> list[tuple[Record, bool, list[str]]]:
+    """``papers tag``: apply the same edit to several papers, all or none (unknown ids fail).
+    Returns each record, whether its tags changed, and the tags to remove it did not have."""
     from .index import PaperIndex
     from .query import get_paper
 
+    remove = list(remove)
     with library.lock():
         index = PaperIndex(library).open()
         records = [library.load(get_paper(index, rid).id) for rid in ids]
-        results = [(record, edit(record, add, remove)) for record in records]
+        absent = [[t for t in remove if t not in record.tags] for record in records]
+        results = [
+            (record, edit(record, add, remove), missing)
+            for record, missing in zip(records, absent, strict=True)
+        ]
         with library.transaction() as txn:
-            written = [record for record, _changed in results if txn.save(record)]
+            written = [record for record, _changed, _missing in results if txn.save(record)]
         if written:
             index.write(written)
     return results

@@ -214,21 +214,12 @@ def parse_taxonomy(data, source: str) -> Taxonomy:
     return Taxonomy(tags, source)
 
 
-_CONFIGURED: Path | None = None  # the ``taxonomy`` setting, when one is made
-
-
-def configure(path: Path | None) -> None:
-    """Use *path* (from ``config.yaml``, ``$PAPERS_TAXONOMY``) when no path is given."""
-    global _CONFIGURED
-    _CONFIGURED = path
-
-
 def load_taxonomy(path: Path | None = None) -> Taxonomy:
-    """*path*; else the configured one; else the config folder's ``taxonomy.yaml`` if
-    present; else the bundled one."""
+    """*path* (the ``taxonomy`` setting, when one is made); else the config folder's
+    ``taxonomy.yaml`` if present; else the bundled one."""
     if path is None:
-        path = _CONFIGURED or user_taxonomy_path()
-        if path is not _CONFIGURED and not path.is_file():
+        path = user_taxonomy_path()
+        if not path.is_file():
             path = PACKAGE_FILE
     return _load(path)
 

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from ..index import Hit
-from ..latextext import latex_to_text
-from ..record import Record
 from ..text import terminal_safe
 from .environment import TERMINAL_LIMIT, Environment
+
+if TYPE_CHECKING:  # (importing the index here would load it for `papers --help`)
+    from ..index import Hit
+    from ..record import Record
 
 __all__ = ["TERMINAL_LIMIT", "Environment"]
 
@@ -95,6 +97,8 @@ def _conflict(record: Record, conflict: dict) -> str:
 
 def print_record(env: Environment, record: Record) -> None:
     """Every field and where it came from; LaTeX shown as its plain reading."""
+    from ..latextext import latex_to_text
+
     rows = [
         ("id", [record.id]),
         ("citekey", [record.citekey or ""]),

@@ -1,0 +1,39 @@
+"""The ``papers`` command line: thin Typer commands over plain functions.
+
+    app.py         the application: options every command takes, one Session per command
+                   (settings, output, taxonomy, library), errors turned into exit codes
+    find.py        search, similar, list, show, stats
+    tags.py        tags, tag, retag
+    library.py     ingest, index, edit, doctor
+    export.py      export
+    settings.py    config
+    completion.py  shell completion scripts; ids and tags completed
+
+``main`` is the program. Whatever a command changes for the whole process is set there,
+and only there: how Typer formats help, and what Ctrl-C does.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+
+def _interrupted(signum, frame) -> None:
+    """The first Ctrl-C interrupts the command; later ones are ignored while it cleans up
+    (cancelling the indexing processes, discarding an uncommitted write)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+def main() -> None:
+    """The ``papers`` program."""
+    if "TYPER_USE_RICH" not in os.environ and not (sys.stdout and sys.stdout.isatty()):
+        # Piped or captured: plain help and errors, and half of --help's start-up cost
+        # (read by Typer when it is imported, hence before importing the commands).
+        os.environ["TYPER_USE_RICH"] = "0"
+    signal.signal(signal.SIGINT, _interrupted)
+    from .app import app
+
+    app(prog_name="papers")

@@ -1,0 +1,383 @@
+"""The Typer application: the options every command takes, one ``Session`` per command,
+and the one place where errors become a message and an exit code.
+
+In: the command line. Out: a call to a plain function (``ingest``, ``query``, ``export``,
+``tagging``, ``doctor``), whose result a ``render`` function prints.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import sys
+from functools import cached_property
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from typer.core import TyperGroup, TyperOption
+
+from .. import __version__
+from ..errors import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    NothingFound,
+    PapersError,
+    UsageError,
+)
+
+HELP = """A local, searchable index of the paper digests you collect (English and Chinese).
+
+\b
+Start with:
+  papers ingest digest-page.txt abstract-list.txt
+  papers search muon
+  papers list --tag federated-learning
+  papers show ID
+  papers export --tag muon --format bibtex --output muon.bib
+
+\b
+--library and --no-color work before or after the command name.
+
+\b
+Exit codes: 0 success · 1 nothing found (or doctor found problems) ·
+            2 bad usage or unusable input · 70 internal error (a bug) ·
+            130 interrupted (Ctrl-C) · 141 the reader of the output left
+"""
+ADD_PAPERS = "papers ingest FILE… (or papers ingest --sample for two example documents)"
+ORDER = ("ingest", "search", "similar", "list", "show", "tags", "tag", "retag", "export",
+         "index", "edit", "doctor", "config", "stats")  # fmt: skip
+SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
+
+
+class Session:
+    """What one command works with, made once when it starts and handed to it as
+    ``ctx.obj``: the flags given, the settings in force, where output goes, the taxonomy
+    and the library. Nothing here outlives the command."""
+
+    def __init__(self) -> None:
+        self.flags: dict[str, str | None] = {"library": None, "color": None}
+
+    @cached_property
+    def settings(self) -> dict:
+        from .. import config
+
+        return config.load(self.flags)
+
+    @cached_property
+    def env(self):
+        from ..render import Environment
+
+        return Environment.of_process(self.settings["color"].value)
+
+    @cached_property
+    def taxonomy(self):
+        from ..taxonomy import load_taxonomy
+
+        return load_taxonomy(self.settings["taxonomy"].value)
+
+    def resolve_tag(self, name: str) -> str | None:
+        """The tag an alias names (联邦学习 → federated-learning): the taxonomy is read
+        only when a query asks for a tag."""
+        return self.taxonomy.resolve(name)
+
+    def out(self, line: str) -> None:
+        self.env.stdout.write(line + "\n")
+
+    def library(self, create: bool = False):
+        """The library in force; unless *create* (ingest), one that does not exist is an
+        error that names the path: a mistyped --library must not look like an empty one."""
+        from ..library import Library
+
+        library = Library(self.settings["library"].value)
+        if not create and not library.root.is_dir():
+            what = "is not a folder" if library.root.exists() else "does not exist"
+            raise UsageError(
+                f"no library at {library.root}: it {what}; create one with {ADD_PAPERS}"
+            )
+        env = self.env
+        library.on_wait = lambda: env.say(
+            f"waiting for another papers command to finish writing to {library.root} …"
+        )
+        recovered = library.recover()  # two stats unless a killed process left work behind
+        if recovered:
+            env.say(recovered)
+        return library
+
+    def index(self):
+        """The library's index, up to date; skipped records are warned about, and a library
+        with no papers says how to add some."""
+        from ..index import PaperIndex
+
+        library = self.library()
+        index = PaperIndex(library).open(progress=self.env.progress)
+        for message in sorted(index.invalid.values()):
+            self.env.warn(f"skipped invalid record {message}")
+        if not index.invalid and index.doc_count() == 0:
+            raise NothingFound(
+                f"the library at {library.root} has no papers yet; add some with {ADD_PAPERS}"
+            )
+        return index
+
+    def filters(self, tags=None, any_tag: bool = False, venue=None, year=None):
+        from ..query import Filters, resolve_tags
+
+        tags = resolve_tags(tags or (), self.taxonomy if tags else None)
+        return Filters(tags=tags, any_tag=any_tag, venue=venue, year=year)
+
+    def limit(self, explicit: int | None, complete: bool) -> tuple[int | None, int | None]:
+        """(rows to show, hits to ask for) for a listing.
+
+        --limit wins; else the ``limit`` setting (not for --json/--ids, which are complete
+        unless --limit is given); else, on a terminal, the first screenfuls. One more hit
+        than shown is asked for, to know whether to say that there are more.
+        """
+        from ..render import TERMINAL_LIMIT
+
+        if explicit:
+            return explicit, explicit
+        if complete:
+            return None, None
+        shown = self.settings["limit"].value or (TERMINAL_LIMIT if self.env.tables else None)
+        return shown, (shown + 1 if shown else None)
+
+
+# --- options every command takes ---------------------------------------------------------
+
+
+def _flag(name: str, value_of):
+    """A callback storing an option in the command's Session, wherever it was given."""
+
+    def store(ctx: typer.Context, _param, value):
+        if value and not ctx.resilient_parsing:
+            session = ctx.find_root().ensure_object(Session)
+            session.flags[name] = value_of(value)
+        return value
+
+    return store
+
+
+def _shared_options() -> list[TyperOption]:
+    """--library and --no-color, accepted after the command name as well as before."""
+    return [
+        TyperOption(param_decls=["--library", "-L"], type=Path, expose_value=False,
+                    callback=_flag("library", str), metavar="DIR",
+                    help="Library folder (default: $PAPERS_LIBRARY, the library setting, "
+                         "else the user data folder)."),
+        TyperOption(param_decls=["--no-color"], is_flag=True, expose_value=False,
+                    callback=_flag("color", lambda _v: "never"),
+                    help="No colour, even on a terminal (also NO_COLOR)."),
+    ]  # fmt: skip
+
+
+def _completion_options() -> list[TyperOption]:
+    """--install-completion [SHELL] and --show-completion [SHELL]: the shell is detected
+    when none is named (Typer's own flags ignored a shell named after them)."""
+    from . import completion
+
+    return [
+        TyperOption(param_decls=["--install-completion"], is_flag=True, expose_value=False,
+                    is_eager=True, callback=completion.install, metavar="[SHELL]",
+                    help="Install shell completion [bash|zsh|fish] (default: this shell)."),
+        TyperOption(param_decls=["--show-completion"], is_flag=True, expose_value=False,
+                    is_eager=True, callback=completion.show, metavar="[SHELL]",
+                    help="Print the completion script [bash|zsh|fish] (default: this shell)."),
+        TyperOption(param_decls=["--completion-shell"], hidden=True, expose_value=False,
+                    is_eager=True, callback=completion.remember_shell),
+    ]  # fmt: skip
+
+
+class PapersGroup(TyperGroup):
+    """The ``papers`` group: shared options on every command, commands in a reading order,
+    a shell named after a completion flag, and errors turned into exit codes."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.params += _completion_options()
+
+    def list_commands(self, ctx) -> list[str]:
+        names = super().list_commands(ctx)
+        return sorted(names, key=lambda n: ORDER.index(n) if n in ORDER else len(ORDER))
+
+    def get_command(self, ctx, name):
+        command = super().get_command(ctx, name)
+        if command is not None and not any(p.name == "library" for p in command.params):
+            command.params += _shared_options()
+        return command
+
+    def parse_args(self, ctx, args: list[str]) -> list[str]:
+        # `--show-completion zsh`: the shell travels in a hidden option read by the flag
+        for i, arg in enumerate(args[:-1]):
+            if arg in ("--show-completion", "--install-completion") and args[i + 1] in SHELLS:
+                args = [*args[:i], f"--completion-shell={args[i + 1]}", arg, *args[i + 2 :]]
+                break
+        return super().parse_args(ctx, args)
+
+    def _main_shell_completion(self, ctx_args, prog_name, complete_var=None) -> None:
+        from typer.completion import completion_init
+
+        completion_init()  # Typer's bash/zsh/fish formats (its own flags are not used)
+        super()._main_shell_completion(ctx_args, prog_name, complete_var)
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort):
+            raise
+        except Exception as exc:  # (click's own usage errors are handled before this)
+            if type(exc).__module__.startswith("typer."):
+                raise
+            raise _exit_for(exc) from None
+        except KeyboardInterrupt:  # Ctrl-C: what was written is whole (see Transaction)
+            if sys.stderr is not None and sys.stderr.isatty():
+                sys.stderr.write("\r\x1b[K")  # over the ^C the terminal echoed
+            raise fail("interrupted", EXIT_INTERRUPTED) from None
+
+
+def _exit_for(exc: Exception) -> typer.Exit:
+    """The tool's errors (and OS errors) as one line on stderr and an exit code."""
+    if isinstance(exc, PapersError):
+        return fail(str(exc), exc.exit_code)
+    if isinstance(exc, BrokenPipeError):  # `papers … | head`: the reader left; leave quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # (so that flushing at exit cannot fail)
+        return typer.Exit(141)
+    if isinstance(exc, OSError):
+        where = f": {exc.filename}" if exc.filename else ""
+        return fail(f"{exc.strerror or exc}{where}", 2)
+    if os.environ.get("PAPERS_DEBUG"):  # a bug: the traceback on request
+        raise exc
+    return fail(
+        f"internal error: {type(exc).__name__}: {exc} (PAPERS_DEBUG=1 shows the traceback)",
+        EXIT_INTERNAL,
+    )
+
+
+def fail(message: str, code: int) -> typer.Exit:
+    if sys.stderr is not None:
+        sys.stderr.write(f"papers: {message}\n")
+    return typer.Exit(code)
+
+
+def nothing(what: str, filters=None) -> NothingFound:
+    active = filters.describe() if filters else ""
+    return NothingFound(what + (f" (filters: {active})" if active else ""))
+
+
+# --- the application ----------------------------------------------------------------------
+
+
+app = typer.Typer(
+    name="papers",
+    cls=PapersGroup,
+    help=HELP,
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode="rich",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def help_text(doc: str | None, rich: bool | None = None) -> str:
+    """A docstring as command help: each paragraph on one line (the help formatter wraps
+    it to the terminal), and ``\\b`` blocks (examples) kept line for line. Typer's Rich help
+    keeps single line breaks, which wrapped paragraphs raggedly, and shows ``\\b`` as an
+    empty line."""
+    if rich is None:
+        rich = os.environ.get("TYPER_USE_RICH", "1") not in ("0", "false", "False")
+    out = []
+    for i, paragraph in enumerate(inspect.cleandoc(doc or "").split("\n\n")):
+        if not paragraph.startswith("\b\n"):
+            out.append(" ".join(line.strip() for line in paragraph.splitlines()))
+        elif not rich:
+            out.append(paragraph)
+        else:  # Typer dedents what follows the first paragraph by the indentation of its
+            # lines after the first: a leading empty line keeps "Example:" in that count
+            out.append(("\n" if i == 1 else "") + paragraph[2:])
+    return "\n\n".join(out)
+
+
+def command(name: str | None = None, *, short_help: str):
+    """Register a command, its help made from its docstring (see ``help_text``)."""
+
+    def register(func):
+        app.command(name, short_help=short_help, help=help_text(func.__doc__))(func)
+        return func
+
+    return register
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"papers {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def options(
+    ctx: typer.Context,
+    library: Annotated[
+        Path | None,
+        typer.Option(
+            "--library",
+            "-L",
+            metavar="DIR",
+            show_default=False,
+            help="Library folder (default: $PAPERS_LIBRARY, the library setting, "
+            "else the user data folder).",
+        ),
+    ] = None,
+    no_color: Annotated[
+        bool, typer.Option("--no-color", help="No colour, even on a terminal (also NO_COLOR).")
+    ] = False,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    session = ctx.ensure_object(Session)
+    session.flags["library"] = str(library) if library else None
+    session.flags["color"] = "never" if no_color else None
+
+
+# Options shared by several commands ----------------------------------------------------------
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print a JSON array of the papers.")]
+IdsOpt = Annotated[
+    bool, typer.Option("--ids", help="Print only the ids, one a line (for papers export -).")
+]
+VenueOpt = Annotated[str | None, typer.Option("--venue", help="Only papers of this venue.")]
+YearOpt = Annotated[int | None, typer.Option("--year", help="Only papers of this year.")]
+
+
+def _tags_for_completion(ctx: typer.Context, incomplete: str) -> list[str]:
+    from .completion import complete_tags
+
+    return complete_tags(ctx, incomplete)
+
+
+def _ids_for_completion(ctx: typer.Context, incomplete: str) -> list[str]:
+    from .completion import complete_ids
+
+    return complete_ids(ctx, incomplete)
+
+
+TagOpt = Annotated[
+    list[str] | None,
+    typer.Option("--tag", "-t", help="Only papers with this tag (repeat: all must match).",
+                 autocompletion=_tags_for_completion),
+]  # fmt: skip
+PaperArg = Annotated[
+    str,
+    typer.Argument(metavar="ID", help="A paper id (or a unique prefix).",
+                   autocompletion=_ids_for_completion),
+]  # fmt: skip
+
+
+def _register_commands() -> None:
+    import importlib
+
+    for name in ("library", "find", "tags", "export", "settings"):
+        importlib.import_module(f"{__package__}.{name}")
+
+
+_register_commands()

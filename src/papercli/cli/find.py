@@ -1,0 +1,192 @@
+"""Finding and reading papers: ``search``, ``similar``, ``list``, ``show``, ``stats``.
+
+``query`` (and with it the index and Whoosh) is imported inside the commands, so that
+``papers --help`` and shell completion never load them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .. import render
+from .app import IdsOpt, JsonOpt, PaperArg, Session, TagOpt, VenueOpt, YearOpt, command, nothing
+
+LimitOpt = Annotated[int | None, typer.Option("--limit", "-n", min=1, help="Show the best N.")]
+
+
+def print_listing(session: Session, hits, shown: int | None, scores: bool, json: bool,
+                  ids: bool) -> None:  # fmt: skip
+    """Hits as a table, tab-separated lines, ids or JSON; says when there are more."""
+    env = session.env
+    more = shown is not None and len(hits) > shown
+    del hits[shown if more else len(hits) :]
+    if json:
+        render.print_json(env, render.hits_json(hits, scores=scores))
+    elif ids:
+        render.print_ids(env, hits)
+    elif hits:
+        note = f"first {shown} shown; --limit N shows more" if more else None
+        render.print_hits(env, hits, scores=scores, footer=note)
+
+
+@command(short_help="Search papers, best first, showing why each matched.")
+def search(
+    ctx: typer.Context,
+    query: Annotated[
+        list[str], typer.Argument(help="What to look for (see above).", show_default=False)
+    ],
+    limit: LimitOpt = None,
+    tag: TagOpt = None,
+    venue: VenueOpt = None,
+    year: YearOpt = None,
+    json: JsonOpt = False,
+    ids: IdsOpt = False,
+) -> None:
+    """Search titles, short names, tags, abstracts and Chinese summaries, best first.
+    Each result shows why it matched: a passage with the matched words marked.
+
+    \b
+    Query language:
+      muon adam               both words (AND is the default)
+      muon OR adam            either; NOT excludes; ( ) groups
+      "vehicle routing"       a phrase; Chinese too: "联邦学习框架"
+      optim*  federatd~       a prefix; a word one typo away
+      title:muon  name:QZO    a field: title name author tag venue year
+      tag:联邦学习            category abstract summary; a tag by any alias
+      year:2025..2026         a year or a range (year:>=2025)
+
+    Chinese is matched as written, also inside longer text or glued to English
+    (联邦学习, GRPO风格); English words match their other forms (optimizer, optimizers).
+    author: matches the authors of papers imported from BibTeX.
+
+    \b
+    Examples:
+      papers search muon
+      papers search "federated learning" year:2026
+      papers search 量化 --json
+      papers search muon --ids | papers export --format bibtex -
+    """
+    from .. import query as q
+
+    session: Session = ctx.obj
+    filters = session.filters(tag, venue=venue, year=year)
+    index = session.index()
+    text = " ".join(query)
+    shown, cap = session.limit(limit, json or ids)
+    width = render.snippet_width(session.env)
+    hits = q.search(index, text, cap, filters, width, session.resolve_tag)
+    print_listing(session, hits, shown, scores=True, json=json, ids=ids)
+    if not hits:
+        better = q.suggest(index, text)
+        hint = f". Did you mean: {better}?" if better else ""
+        raise nothing(f"no paper matches {text!r}{hint}", filters)
+
+
+@command(short_help="List the papers closest to one paper.")
+def similar(
+    ctx: typer.Context,
+    paper_id: PaperArg,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="Show the closest N.")] = 10,
+    json: JsonOpt = False,
+) -> None:
+    """List the papers closest to one paper: its key terms in English and Chinese, and
+    its tags.
+
+    \b
+    Example:
+      papers similar iclr2026-muonbp
+    """
+    from .. import query as q
+
+    session: Session = ctx.obj
+    paper, hits = q.similar(session.index(), paper_id, limit)
+    print_listing(session, hits, limit, scores=True, json=json, ids=False)
+    if not hits:
+        raise nothing(f"no paper shares key terms with {paper.id}")
+
+
+@command("list", short_help="List papers, filtered by tag, venue or year.")
+def list_(
+    ctx: typer.Context,
+    tag: TagOpt = None,
+    any_tag: Annotated[bool, typer.Option("--any", help="Papers with any of the tags.")] = False,
+    venue: VenueOpt = None,
+    year: YearOpt = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", "-n", min=1, help="Show at most N.")
+    ] = None,
+    json: JsonOpt = False,
+    ids: IdsOpt = False,
+) -> None:
+    """List papers by title, optionally filtered by tag (in either language), venue,
+    year.
+
+    \b
+    Examples:
+      papers list --tag federated-learning
+      papers list --tag 联邦学习 --year 2026
+      papers list --tag muon --tag adam --any --json
+    """
+    from .. import query as q
+
+    session: Session = ctx.obj
+    filters = session.filters(tag, any_tag, venue, year)
+    shown, cap = session.limit(limit, json or ids)
+    hits = q.list_papers(session.index(), filters, cap)
+    print_listing(session, hits, shown, scores=False, json=json, ids=ids)
+    if not hits:
+        raise nothing("no paper to list", filters)
+
+
+@command(short_help="Show one paper and where each field came from.")
+def show(
+    ctx: typer.Context,
+    paper_id: PaperArg,
+    json: Annotated[
+        bool, typer.Option("--json", help="Print the record as a JSON object.")
+    ] = False,
+) -> None:
+    """Show one paper: every field, where each came from, and where sources disagree.
+    LaTeX in the text is shown as it reads (18×, not 18$\\times$); --json gives the
+    record as stored.
+
+    \b
+    Examples:
+      papers show iclr2026-rrnco
+      papers show iclr2026-rrn --json
+    """
+    from .. import query as q
+
+    session: Session = ctx.obj
+    hit = q.get_paper(session.index(), paper_id)
+    if json:
+        render.print_json(session.env, hit.data)
+    else:
+        render.print_record(session.env, hit.record)
+
+
+@command(short_help="Papers per venue, year, category, source, language and tag.")
+def stats(
+    ctx: typer.Context,
+    json: Annotated[
+        bool, typer.Option("--json", help="Print the counts as one JSON object of sections.")
+    ] = False,
+) -> None:
+    """An overview of the library: papers per venue, year, category, source document and
+    tag, titled against untitled, and which languages their texts are in.
+
+    \b
+    Examples:
+      papers stats
+      papers stats --json
+    """
+    from .. import query as q
+
+    session: Session = ctx.obj
+    overview = q.stats(session.index())
+    if json:
+        render.print_json(session.env, {section: dict(rows) for section, rows in overview.items()})
+    else:
+        render.print_stats(session.env, overview)

@@ -1,0 +1,146 @@
+"""Looking after the library: ``ingest``, ``index``, ``edit``, ``doctor``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..errors import EXIT_NOTHING_FOUND, UsageError
+from .app import PaperArg, Session, command
+
+
+def sample_documents() -> list[Path]:
+    """The ICLR 2026 digest page and abstract list bundled in the package (as in data/)."""
+    folder = Path(__file__).parent.parent / "sample"
+    return [folder / "iclr2026-optimization-theory-digest.txt", folder / "iclr2026-abstracts.txt"]
+
+
+@command(short_help="Add documents (the format is recognised from content).")
+def ingest(
+    ctx: typer.Context,
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Digest pages, abstract lists, BibTeX files, papers exports.", show_default=False
+        ),
+    ] = None,
+    sample: Annotated[
+        bool,
+        typer.Option("--sample", help="Ingest the two ICLR 2026 documents that ship with papers."),
+    ] = False,
+) -> None:
+    """Add documents to the library; the format is recognised from the content.
+
+    Digest pages, abstract lists, BibTeX files and papers' own JSON/YAML exports. Each
+    entry becomes a record, is merged into the record of the same paper, or is reported
+    with file and line. One unusable document stops the ingest and nothing changes.
+
+    \b
+    Examples:
+      papers ingest iclr2026-optimization.txt iclr2026-abstracts.txt
+      papers ingest backup.json refs.bib
+      papers ingest --sample      (the two ICLR 2026 documents papers ships with)
+    """
+    from ..ingest import ingest as run_ingest
+
+    session: Session = ctx.obj
+    paths = list(paths or [])
+    if sample:
+        paths += sample_documents()
+    if not paths:
+        raise UsageError("name the documents to ingest (or --sample for the bundled ones)")
+    library = session.library(create=True)
+    report = run_ingest(library, paths, session.taxonomy, progress=session.env.progress)
+    for warning in report.warnings:
+        session.env.warn(warning)
+    session.out(f"ingested {report.summary()}")
+
+
+@command(short_help="Update the search index, or rebuild it.")
+def index(
+    ctx: typer.Context,
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild from scratch.")] = False,
+) -> None:
+    """Bring the search index up to date with the records (one scan), or rebuild it. An
+    interrupted rebuild leaves the index as it was.
+
+    Every command already does this cheaply; run it after editing records by hand.
+
+    \b
+    Examples:
+      papers index
+      papers index --rebuild
+    """
+    from ..index import PaperIndex
+
+    session: Session = ctx.obj
+    library = session.library()
+    with library.lock():
+        index = PaperIndex(library).open(refresh=False)
+        report = index.sync(full=rebuild, progress=session.env.progress)
+    for message in sorted(report.invalid.values()):
+        session.env.warn(f"skipped invalid record {message}")
+    session.out(
+        f"index: {index.doc_count()} papers ({report.added} added, {report.updated} updated, "
+        f"{report.removed} removed, {len(report.invalid)} invalid)"
+    )
+
+
+@command(short_help="Edit a record in $EDITOR; saved only if it validates.")
+def edit(ctx: typer.Context, paper_id: PaperArg) -> None:
+    """Edit one record in $VISUAL or $EDITOR; it is saved only if it still validates,
+    and never over a change made meanwhile.
+
+    \b
+    Example:
+      EDITOR=nano papers edit iclr2026-rrnco
+    """
+    from .. import query as q
+    from ..editing import edit_record
+
+    session: Session = ctx.obj
+    library = session.library()
+    rid = q.get_paper(session.index(), paper_id).id
+
+    def again(problem: str) -> bool:
+        session.env.say(problem)
+        return sys.stdin.isatty() and typer.confirm("Edit again?", default=True, err=True)
+
+    outcome = edit_record(library, rid, again=again)
+    session.out(f"{rid}: {outcome}")
+
+
+@command(short_help="Check the library; --fix repairs what is safe.")
+def doctor(
+    ctx: typer.Context,
+    fix: Annotated[bool, typer.Option("--fix", help="Repair what can be repaired safely.")] = False,
+) -> None:
+    """Check the library: interrupted writes, invalid records, duplicate ids or keys,
+    missing or uncited document copies, a stale index. Exit 0 when healthy, 1 when
+    problems remain.
+
+    --fix finishes or discards interrupted writes, removes stray temporary files and
+    document copies no record cites, and rebuilds the index; it never changes a record.
+
+    \b
+    Examples:
+      papers doctor
+      papers doctor --fix
+    """
+    from .. import doctor as checkup
+
+    session: Session = ctx.obj
+    library = session.library()
+    problems = checkup.check(library)
+    if fix and any(p.fixable for p in problems):
+        for action in checkup.fix(library, problems):
+            session.out(f"fixed: {action}")
+        problems = checkup.check(library)
+    for problem in problems:
+        session.out(str(problem))
+    if problems:
+        raise typer.Exit(EXIT_NOTHING_FOUND)
+    session.out(f"{library.root}: no problems found")
