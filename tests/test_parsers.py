@@ -154,6 +154,17 @@ def test_text_outside_entries_is_reported_with_its_line():
     ]
 
 
+def test_a_warning_quotes_whole_words_and_says_what_became_of_the_entry():
+    title = "Convergence Analysis of Adaptive Optimizers under Floating-Point Quantization"
+    text = f"Cat¶\nICLR2026 · 2 篇论文解读\n- {title}\n-\n\n- Two\n-\n第二。\n"
+    doc = parse_bytes(text.encode(), "x.txt")
+    assert [(w.line, w.message) for w in doc.warnings] == [
+        (3, "entry 'Convergence Analysis of Adaptive Optimizers…' has no summary; "
+            "kept with its title only")
+    ]  # fmt: skip
+    assert [e.title for e in doc.entries] == [title, "Two"]
+
+
 @pytest.mark.parametrize(
     ("data", "message"),
     [

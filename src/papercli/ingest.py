@@ -237,20 +237,23 @@ def _merge_and_save(library: Library, staged: list, taxonomy: Taxonomy, progress
         # indexing processes work while this one tags and saves the next records.
         touched = list(batch.touched)
         with index.writer(len(touched), progress=progress) as writer:
-            with library.transaction() as txn, progress(len(touched), "saving") as advance:
+            with library.transaction() as txn:
                 pending = {rel: at for _p, _d, _c, rel, at in staged if at != library.root / rel}
                 for rel, at in pending.items():
                     txn.adopt(at, rel)
-                for rid in touched:
-                    advance()
-                    record = batch.take(rid)
-                    batch.records.clear()  # let it go once saved
-                    auto = auto_tags(record, taxonomy)
-                    keep_keywords(record, batch.keywords.get(rid, set()) - auto)
-                    apply_tags(record, auto)
-                    before, packed = batch.before.pop(rid), _pack(record)
-                    if before != packed and txn.save(record):
-                        writer.upsert(record, txn.stamp(rid), before is None, packed)
-                        report.written += 1
+                with progress(len(touched), "saving") as advance:
+                    for rid in touched:
+                        advance()
+                        record = batch.take(rid)
+                        batch.records.clear()  # let it go once saved
+                        auto = auto_tags(record, taxonomy)
+                        keep_keywords(record, batch.keywords.get(rid, set()) - auto)
+                        apply_tags(record, auto)
+                        before, packed = batch.before.pop(rid), _pack(record)
+                        if before != packed and txn.save(record):
+                            writer.upsert(record, txn.stamp(rid), before is None, packed)
+                            report.written += 1
+                with progress(None, "writing the records"):  # (flushing 10,000 files: seconds)
+                    txn.commit()
             writer.papers_dir = library.papers_dir_stamp()
     return report
