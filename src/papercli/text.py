@@ -20,11 +20,6 @@ CJK_CLASS = (
     "\U00020000-\U0002ffff"  # CJK Extensions B..
 )
 CJK_RE = re.compile(f"[{CJK_CLASS}]")
-# What a terminal shows two cells wide: CJK, their punctuation (，。（）), full-width forms.
-WIDE_RE = re.compile(
-    f"[{CJK_CLASS}\u1100-\u115f\u2e80-\u303e\u3040-\ua4cf\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]"
-)
-
 _WS_RE = re.compile(r"\s+")
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
 _DASH_RE = re.compile(f"[{_DASHES}]")

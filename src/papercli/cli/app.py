@@ -5,8 +5,6 @@ In: the command line. Out: a call to a plain function (``ingest``, ``query``, ``
 ``tagging``, ``doctor``), whose result a ``render`` function prints.
 """
 
-from __future__ import annotations
-
 import inspect
 import os
 import sys
@@ -57,6 +55,7 @@ class Session:
 
     def __init__(self) -> None:
         self.flags: dict[str, str | None] = {"library": None, "color": None}
+        self._index = None  # the index, once a command has asked for it
 
     @cached_property
     def settings(self) -> dict:
@@ -105,19 +104,25 @@ class Session:
         return library
 
     def index(self):
-        """The library's index, up to date; skipped records are warned about, and a library
-        with no papers says how to add some."""
+        """The library's index, up to date; skipped records are warned about."""
         from ..index import PaperIndex
 
-        library = self.library()
-        index = PaperIndex(library).open(progress=self.env.progress)
-        for message in sorted(index.invalid.values()):
+        self._index = PaperIndex(self.library()).open(progress=self.env.progress)
+        for message in sorted(self._index.invalid.values()):
             self.env.warn(f"skipped invalid record {message}")
-        if not index.invalid and index.doc_count() == 0:
-            raise NothingFound(
-                f"the library at {library.root} has no papers yet; add some with {ADD_PAPERS}"
+        return self._index
+
+    def nothing(self, what: str, filters=None) -> NothingFound:
+        """Nothing found: *what*, the filters in force, or, in a library with no papers,
+        where it is and how to add some."""
+        index = self._index
+        if index is not None and not index.invalid and index.doc_count() == 0:
+            root = index.library.root
+            return NothingFound(
+                f"the library at {root} has no papers yet; add some with {ADD_PAPERS}"
             )
-        return index
+        active = filters.describe() if filters else ""
+        return NothingFound(what + (f" (filters: {active})" if active else ""))
 
     def filters(self, tags=None, any_tag: bool = False, venue=None, year=None):
         from ..query import Filters, resolve_tags
@@ -257,11 +262,6 @@ def fail(message: str, code: int) -> typer.Exit:
     if sys.stderr is not None:
         sys.stderr.write(f"papers: {message}\n")
     return typer.Exit(code)
-
-
-def nothing(what: str, filters=None) -> NothingFound:
-    active = filters.describe() if filters else ""
-    return NothingFound(what + (f" (filters: {active})" if active else ""))
 
 
 # --- the application ----------------------------------------------------------------------

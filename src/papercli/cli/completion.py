@@ -8,7 +8,6 @@ of record files (no Whoosh, no YAML).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
@@ -24,6 +23,8 @@ def _library(ctx: typer.Context):
 
 def complete_ids(ctx: typer.Context, incomplete: str) -> list[str]:
     """Paper ids for shell completion, read from the index's stamp list."""
+    import json
+
     library = _library(ctx)
     try:
         names = json.loads((library.index_dir / "stamps.json").read_text("utf-8"))

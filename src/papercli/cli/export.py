@@ -1,7 +1,5 @@
 """``export``: a subset of the library as Markdown, BibTeX, CSL-JSON, JSON or YAML."""
 
-from __future__ import annotations
-
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -9,7 +7,7 @@ from typing import Annotated
 import typer
 
 from ..errors import UsageError
-from .app import Session, TagOpt, command, nothing
+from .app import Session, TagOpt, command
 
 FORMAT_NAMES = "markdown|bibtex|biblatex|csl-json|json|yaml"
 
@@ -72,7 +70,7 @@ def export(
     index = session.index()
     chosen = q.select(index, " ".join(words) or None, filters, ids, session.resolve_tag)
     if not chosen:
-        raise nothing("no paper to export", filters)
+        raise session.nothing("no paper to export", filters)
     env = session.env
     with env.progress(len(chosen), f"exporting {fmt}") as advance:
         pieces = exporters.chunks(fmt, RecordStream(index, chosen), advance)

@@ -1,17 +1,14 @@
 """Finding and reading papers: ``search``, ``similar``, ``list``, ``show``, ``stats``.
 
-``query`` (and with it the index and Whoosh) is imported inside the commands, so that
-``papers --help`` and shell completion never load them.
+``query`` (and with it the index and Whoosh) and ``render`` are imported inside the
+commands, so that ``papers --help`` and shell completion never load them.
 """
-
-from __future__ import annotations
 
 from typing import Annotated
 
 import typer
 
-from .. import render
-from .app import IdsOpt, JsonOpt, PaperArg, Session, TagOpt, VenueOpt, YearOpt, command, nothing
+from .app import IdsOpt, JsonOpt, PaperArg, Session, TagOpt, VenueOpt, YearOpt, command
 
 LimitOpt = Annotated[int | None, typer.Option("--limit", "-n", min=1, help="Show the best N.")]
 
@@ -19,6 +16,8 @@ LimitOpt = Annotated[int | None, typer.Option("--limit", "-n", min=1, help="Show
 def print_listing(session: Session, hits, shown: int | None, scores: bool, json: bool,
                   ids: bool) -> None:  # fmt: skip
     """Hits as a table, tab-separated lines, ids or JSON; says when there are more."""
+    from .. import render
+
     env = session.env
     more = shown is not None and len(hits) > shown
     del hits[shown if more else len(hits) :]
@@ -69,6 +68,7 @@ def search(
       papers search muon --ids | papers export --format bibtex -
     """
     from .. import query as q
+    from .. import render
 
     session: Session = ctx.obj
     filters = session.filters(tag, venue=venue, year=year)
@@ -81,7 +81,7 @@ def search(
     if not hits:
         better = q.suggest(index, text)
         hint = f". Did you mean: {better}?" if better else ""
-        raise nothing(f"no paper matches {text!r}{hint}", filters)
+        raise session.nothing(f"no paper matches {text!r}{hint}", filters)
 
 
 @command(short_help="List the papers closest to one paper.")
@@ -104,7 +104,7 @@ def similar(
     paper, hits = q.similar(session.index(), paper_id, limit)
     print_listing(session, hits, limit, scores=True, json=json, ids=False)
     if not hits:
-        raise nothing(f"no paper shares key terms with {paper.id}")
+        raise session.nothing(f"no paper shares key terms with {paper.id}")
 
 
 @command("list", short_help="List papers, filtered by tag, venue or year.")
@@ -137,7 +137,7 @@ def list_(
     hits = q.list_papers(session.index(), filters, cap)
     print_listing(session, hits, shown, scores=False, json=json, ids=ids)
     if not hits:
-        raise nothing("no paper to list", filters)
+        raise session.nothing("no paper to list", filters)
 
 
 @command(short_help="Show one paper and where each field came from.")
@@ -158,6 +158,7 @@ def show(
       papers show iclr2026-rrn --json
     """
     from .. import query as q
+    from .. import render
 
     session: Session = ctx.obj
     hit = q.get_paper(session.index(), paper_id)
@@ -183,6 +184,7 @@ def stats(
       papers stats --json
     """
     from .. import query as q
+    from .. import render
 
     session: Session = ctx.obj
     overview = q.stats(session.index())

@@ -1,7 +1,5 @@
 """Looking after the library: ``ingest``, ``index``, ``edit``, ``doctor``."""
 
-from __future__ import annotations
-
 import sys
 from pathlib import Path
 from typing import Annotated

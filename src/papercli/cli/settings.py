@@ -1,12 +1,9 @@
 """``config``: the settings in force and where each came from."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer
 
-from .. import render
 from .app import Session, command
 
 
@@ -32,7 +29,7 @@ def config_(
     Example:
       papers config
     """
-    from .. import config
+    from .. import config, render
 
     session: Session = ctx.obj
     unset = {

@@ -1,14 +1,11 @@
 """Tags: ``tags`` (counts and aliases), ``tag`` (edits by hand), ``retag``."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer
 
-from .. import render
 from ..errors import UsageError
-from .app import Session, _ids_for_completion, command, nothing
+from .app import Session, _ids_for_completion, command
 
 
 @command(short_help="Show every tag with its number of papers.")
@@ -33,6 +30,7 @@ def tags(
       papers tags --all --json
     """
     from .. import query as q
+    from .. import render
 
     session: Session = ctx.obj
     taxonomy = session.taxonomy
@@ -49,7 +47,7 @@ def tags(
     elif rows:
         render.print_tag_counts(session.env, rows, aliases)
     if not rows:
-        raise nothing("the library has no tags yet")
+        raise session.nothing("the library has no tags yet")
 
 
 @command(short_help="Add or remove tags by hand.")
