@@ -50,7 +50,7 @@ def expected(docs, query):
 def analyzers():
     from whoosh.analysis import StandardAnalyzer
 
-    from papercli.analysis import bilingual_analyzer
+    from papercli.search.analysis import bilingual_analyzer
 
     out = {"whoosh default": StandardAnalyzer(), "ours (bigrams+unigrams)": bilingual_analyzer()}
     try:
@@ -79,7 +79,9 @@ def found(analyzer, docs, query):
 
 STARTUP = {
     "whoosh default": "from whoosh.analysis import StandardAnalyzer as A; a = A()",
-    "ours (bigrams+unigrams)": "from papercli.analysis import bilingual_analyzer as A; a = A()",
+    "ours (bigrams+unigrams)": (
+        "from papercli.search.analysis import bilingual_analyzer as A; a = A()"
+    ),
     "jieba ChineseAnalyzer": "from jieba.analyse import ChineseAnalyzer as A; a = A()",
 }
 

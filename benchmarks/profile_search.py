@@ -28,10 +28,10 @@ REPO = Path(__file__).resolve().parent.parent
 # (label, file suffix, function name) of the steps inside the command
 STEPS = [
     ("settings and library location", "papercli/cli/app.py", "library"),
-    ("open the index (its imports included)", "papercli/index.py", "open"),
-    ("parse the query", "papercli/query.py", "parse_query"),
-    ("run the query, check the hits' files", "papercli/index.py", "run"),
-    ("snippets", "papercli/snippets.py", "snippet"),
+    ("open the index (its imports included)", "papercli/search/index.py", "open"),
+    ("parse the query", "papercli/search/query.py", "parse_query"),
+    ("run the query, check the hits' files", "papercli/search/index.py", "run"),
+    ("snippets", "papercli/search/snippets.py", "snippet"),
     ("print the hits", "papercli/render/__init__.py", "print_hits"),
 ]
 

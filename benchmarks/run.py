@@ -48,7 +48,7 @@ COMMON_TERM = "learning"
 PHRASE = "federated learning"
 CHINESE = "联邦学习"
 TAG = "federated-learning"
-FLOOR_WHOOSH = "import papercli._whoosh, whoosh.index, whoosh.searching, whoosh.qparser"
+FLOOR_WHOOSH = "import papercli.search.engine, whoosh.index, whoosh.searching, whoosh.qparser"
 
 # label, papers arguments (without --library), key of the rg row it is compared with
 PAPERS_COMMANDS = [

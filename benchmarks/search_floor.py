@@ -13,10 +13,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from papercli import query
-from papercli.index import PaperIndex
-from papercli.library import Library
+from papercli.search import query
 from papercli.render import Environment, print_hits, snippet_width
+from papercli.search.index import PaperIndex
+from papercli.store.library import Library
 
 
 def main(library: str, text: str) -> int:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from papercli.library import Library
+from papercli.store.library import Library
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from papercli.analysis import tokens
+from papercli.search.analysis import tokens
 
 
 @pytest.mark.parametrize(
@@ -29,7 +29,7 @@ def test_query_tokens(text, expected):
 
 
 def test_index_mode_adds_cjk_unigrams_at_the_bigram_positions():
-    from papercli.analysis import bilingual_analyzer
+    from papercli.search.analysis import bilingual_analyzer
 
     toks = [(t.text, t.pos) for t in bilingual_analyzer()("联邦学习 x", positions=True)]
     assert toks == [
@@ -38,7 +38,7 @@ def test_index_mode_adds_cjk_unigrams_at_the_bigram_positions():
 
 
 def test_positions_stay_consecutive_across_scripts():
-    from papercli.analysis import bilingual_analyzer
+    from papercli.search.analysis import bilingual_analyzer
 
     analyzer = bilingual_analyzer()
     toks = [(t.text, t.pos) for t in analyzer("提出 FedDAG 聚类联邦", positions=True, mode="query")]

@@ -6,12 +6,12 @@ import yaml
 
 from conftest import BUNDLED
 from papercli.export import render
-from papercli.index import PaperIndex
 from papercli.ingest import ingest
-from papercli.latextext import latex_to_text
-from papercli.library import Library
 from papercli.parsers import parse_bytes
-from papercli.query import Filters, list_papers
+from papercli.search.index import PaperIndex
+from papercli.search.query import Filters, list_papers
+from papercli.store.library import Library
+from papercli.text.latex import latex_to_text
 
 REFS = r"""% my references
 @article{smith2020muon,

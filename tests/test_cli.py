@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from conftest import ABSTRACTS, DIGEST, SEEDS
 from papercli import __version__
 from papercli.cli.app import app
-from papercli.record import FIELDS
+from papercli.store.record import FIELDS
 
 PAPERS = Path(sys.executable).with_name("papers")
 MUON_LINES = [

@@ -75,7 +75,7 @@ def test_a_killed_writer_leaves_no_lock(seeded_library):
     """The lock is an OS lock: a process that dies (here: exits holding it) releases it."""
     code = (
         f"import os, sys; sys.path.insert(0, {str(ROOT / 'src')!r})\n"
-        "from papercli.library import Library\n"
+        "from papercli.store.library import Library\n"
         f"lib = Library({str(seeded_library.root)!r})\n"
         "lib.lock().__enter__()\n"
         "os._exit(9)\n"

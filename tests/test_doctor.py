@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from papercli.cli.app import app
-from papercli.doctor import check, fix
-from papercli.editing import edit_record
 from papercli.errors import UsageError
-from papercli.index import PaperIndex
+from papercli.search.index import PaperIndex
+from papercli.store.doctor import check, fix
+from papercli.store.editing import edit_record
 
 
 def kinds(problems):

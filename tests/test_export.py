@@ -10,16 +10,16 @@ import pytest
 
 from papercli.export import render
 from papercli.export.bibtex import DERIVED_NOTE
-from papercli.index import PaperIndex
-from papercli.query import Filters, list_papers
-from papercli.record import Record
+from papercli.search.index import PaperIndex
+from papercli.search.query import Filters, list_papers
+from papercli.store.record import Record
 
 HOSTILE_TITLE = r"Q&A: 100% of #1 a_b {x} ~y^z \Ours ∇-Net Πnet 3×3 [mask] | $O(T)$ @misc{"
 
 
 @pytest.fixture(scope="module")
 def records(_seeded_template):
-    from papercli.library import Library
+    from papercli.store.library import Library
 
     index = PaperIndex(Library(_seeded_template)).open()
     return [h.record for h in list_papers(index, Filters())]
@@ -240,7 +240,7 @@ def test_csl_json_renders_with_pandoc_citeproc(records, tmp_path):
 @pytest.mark.parametrize("fmt", ["json", "yaml"])
 def test_export_then_ingest_gives_identical_records(_seeded_template, tmp_path, fmt):
     from papercli.ingest import ingest
-    from papercli.library import Library
+    from papercli.store.library import Library
 
     source = Library(_seeded_template)
     index = PaperIndex(source).open()

@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from papercli.errors import DocumentError, UsageError
 from papercli.export.latex import to_latex
 from papercli.export.markdown import inline
-from papercli.latextext import latex_to_text
 from papercli.parsers import FORMATS, parse_bytes
 from papercli.parsers.shortname import from_abstract, from_summary, from_title
-from papercli.querylang import rewrite
+from papercli.search.querylang import rewrite
+from papercli.text.latex import latex_to_text
 
 settings.register_profile("default", max_examples=200, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])  # fmt: skip

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from papercli.ids import base_citekey, base_id, unique_citekey, unique_id
-from papercli.record import ID_RE
+from papercli.store.ids import base_citekey, base_id, unique_citekey, unique_id
+from papercli.store.record import ID_RE
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,9 @@ import shutil
 
 import pytest
 
-from papercli.index import PaperIndex
-from papercli.library import Library
-from papercli.query import Filters, list_papers, search
+from papercli.search.index import PaperIndex
+from papercli.search.query import Filters, list_papers, search
+from papercli.store.library import Library
 
 
 def ids(hits):
@@ -117,11 +117,11 @@ def test_the_parallel_writer_builds_the_same_index(tmp_path, monkeypatch):
     import json
     import sys
 
-    import papercli.index as index_module
+    import papercli.search.index as index_module
     from conftest import ROOT, SEEDS
-    from papercli import query
+    from papercli.search import query
     from papercli.ingest import ingest
-    from papercli.library import Library
+    from papercli.store.library import Library
 
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from generate import generate

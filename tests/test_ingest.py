@@ -10,7 +10,7 @@ import pytest
 from conftest import BUNDLED, DIGEST, SEEDS
 from papercli.errors import DocumentError
 from papercli.ingest import ingest
-from papercli.record import ID_RE
+from papercli.store.record import ID_RE
 
 
 def record_files(library):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from papercli.library import TXN_DIR, Library
-from papercli.record import Record
+from papercli.store.library import TXN_DIR, Library
+from papercli.store.record import Record
 
 
 def _record(rid: str, title: str = "A title") -> Record:

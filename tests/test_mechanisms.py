@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-import papercli.index as index_module
+import papercli.search.index as index_module
 from conftest import ROOT
-from papercli.index import PaperIndex
 from papercli.ingest import ingest
+from papercli.search.index import PaperIndex
 
 
 def imported(*args: str, library=None) -> set[str]:
@@ -30,8 +30,8 @@ def test_help_imports_nothing_heavy():
         "whoosh",
         "yaml",
         "rich",
-        "papercli.analysis",
-        "papercli.index",
+        "papercli.search.analysis",
+        "papercli.search.index",
         "pylatexenc",
         "pydantic",
     ):
@@ -42,7 +42,7 @@ def test_help_imports_nothing_heavy():
 def test_a_piped_search_imports_only_what_it_needs(seeded_library):
     PaperIndex(seeded_library).open()
     modules = imported("search", "muon", library=seeded_library.root)
-    assert {"whoosh.index", "papercli.analysis"} <= modules
+    assert {"whoosh.index", "papercli.search.analysis"} <= modules
     for unneeded in (
         "yaml",
         "rich",
@@ -61,7 +61,11 @@ def test_a_piped_search_imports_only_what_it_needs(seeded_library):
     ):
         assert "pylatexenc" not in imported(*argv, library=seeded_library.root), argv
     listing = imported("list", "--ids", library=seeded_library.root)
-    assert "yaml" not in listing and "rich" not in listing and "papercli.snippets" not in listing
+    assert (
+        "yaml" not in listing
+        and "rich" not in listing
+        and "papercli.search.snippets" not in listing
+    )
 
 
 def test_adding_a_document_indexes_only_its_papers(seeded_library, tmp_path, monkeypatch):

@@ -7,8 +7,8 @@ import re
 import pytest
 
 from papercli.errors import UsageError
-from papercli.index import PaperIndex
-from papercli.query import Filters, get_paper, list_papers, search, select, tag_counts
+from papercli.search.index import PaperIndex
+from papercli.search.query import Filters, get_paper, list_papers, search, select, tag_counts
 
 MUON = {
     "iclr2026-convergence-analysis-adaptive-optimizers-under",  # digest: Muon in the summary
@@ -20,7 +20,7 @@ MUON = {
 
 @pytest.fixture(scope="module")
 def index(_seeded_template):
-    from papercli.library import Library
+    from papercli.store.library import Library
 
     return PaperIndex(Library(_seeded_template)).open()
 
@@ -110,7 +110,7 @@ def test_select_orders_by_id_and_unions_ids(index):
 
 
 def test_records_stream_lazily_and_again(index):
-    from papercli.index import RecordStream
+    from papercli.search.index import RecordStream
 
     stream = RecordStream(index, ["iclr2026-qzo", "iclr2026-rrnco"])
     assert len(stream) == 2
@@ -120,7 +120,7 @@ def test_records_stream_lazily_and_again(index):
 
 
 def test_suggestions_come_from_the_index_vocabulary(index):
-    from papercli.query import suggest
+    from papercli.search.query import suggest
 
     assert suggest(index, "federatd") == "federated"
     assert suggest(index, "federatd learnign") == "federated learning"
@@ -129,7 +129,7 @@ def test_suggestions_come_from_the_index_vocabulary(index):
 
 
 def test_similar_papers_share_key_terms_across_languages(index):
-    from papercli.query import similar
+    from papercli.search.query import similar
 
     paper, hits = similar(index, "iclr2026-muonbp", limit=4)
     assert paper.id == "iclr2026-muonbp"
@@ -144,6 +144,6 @@ def test_similar_papers_share_key_terms_across_languages(index):
 
 def test_search_attaches_snippets(index):
     hits = {h.id: h for h in search(index, "联邦学习")}
-    from papercli.snippets import plain
+    from papercli.search.snippets import plain
 
     assert "联邦学习" in plain(hits["iclr2026-feddag"].snippet)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from papercli.errors import UsageError
-from papercli.querylang import rewrite
+from papercli.search.querylang import rewrite
 
 
 def resolve(name):

@@ -12,9 +12,9 @@ import pytest
 import yaml
 
 from conftest import BUNDLED
-from papercli.index import PaperIndex
-from papercli.library import Library
-from papercli.query import search
+from papercli.search.index import PaperIndex
+from papercli.search.query import search
+from papercli.store.library import Library
 
 JUDGED = yaml.safe_load((Path(__file__).parent / "data" / "relevance.yaml").read_text("utf-8"))
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from papercli.snippets import MARK_END, MARK_START, mark, plain, segments, snippet
+from papercli.search.snippets import MARK_END, MARK_START, mark, plain, segments, snippet
 
 
 def shown(marked):
@@ -51,7 +51,7 @@ def test_segments_and_plain():
 
 def _reference_spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
     """Every token of the analyzer's own pattern, stemmed: what the fast finder must equal."""
-    from papercli.analysis import TOKEN_RE, stem_latin
+    from papercli.search.analysis import TOKEN_RE, stem_latin
     from papercli.text import CJK_RE
 
     spans = [
@@ -65,8 +65,8 @@ def _reference_spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
 
 
 def test_the_fast_span_finder_marks_exactly_what_the_analyzer_would(digest, abstracts):
-    from papercli.analysis import tokens
-    from papercli.snippets import _spans
+    from papercli.search.analysis import tokens
+    from papercli.search.snippets import _spans
 
     texts = [t for doc in (digest, abstracts) for e in doc.entries
              for t in (e.title, e.abstract, e.summary_zh) if t]  # fmt: skip

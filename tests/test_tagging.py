@@ -11,9 +11,9 @@ from conftest import SEEDS
 from papercli.cli.app import app
 from papercli.errors import UsageError
 from papercli.ingest import ingest
-from papercli.record import Record
-from papercli.tagging import apply_tags, edit, edit_tags, normalise_tag, retag
-from papercli.taxonomy import load_taxonomy, user_taxonomy_path
+from papercli.store.record import Record
+from papercli.tags.tagging import apply_tags, edit, edit_tags, normalise_tag, retag
+from papercli.tags.taxonomy import load_taxonomy, user_taxonomy_path
 
 
 def test_edit_rules():

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from papercli import taxonomy as taxonomy_module
-from papercli.taxonomy import (
+from papercli.tags import taxonomy as taxonomy_module
+from papercli.tags.taxonomy import (
     PACKAGE_FILE,
     TAG_RE,
     Taxonomy,
@@ -213,7 +213,7 @@ def test_shipped_file_loads_with_enough_tags(tax):
 
 
 def test_shipped_file_declares_version_1():
-    from papercli.library import load_yaml
+    from papercli.store.library import load_yaml
 
     data = load_yaml(PACKAGE_FILE.read_text(encoding="utf-8"), str(PACKAGE_FILE))
     assert data["version"] == 1

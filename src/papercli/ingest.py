@@ -14,15 +14,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import ids
-from .index import PaperIndex
-from .library import Library
-from .merge import entry_keys, merge_entry, merge_record, new_record, record_keys, same_paper
 from .parsers import Document, Entry, parse_bytes, parse_file
 from .progress import Progress, quiet
-from .record import Record, Source
-from .tagging import apply_tags, auto_tags, keep_keywords
-from .taxonomy import Taxonomy, load_taxonomy
+from .search.index import PaperIndex
+from .store import ids
+from .store.library import Library
+from .store.merge import entry_keys, merge_entry, merge_record, new_record, record_keys, same_paper
+from .store.record import Record, Source
+from .tags.tagging import apply_tags, auto_tags, keep_keywords
+from .tags.taxonomy import Taxonomy, load_taxonomy
 
 
 @dataclass

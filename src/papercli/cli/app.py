@@ -71,7 +71,7 @@ class Session:
 
     @cached_property
     def taxonomy(self):
-        from ..taxonomy import load_taxonomy
+        from ..tags.taxonomy import load_taxonomy
 
         return load_taxonomy(self.settings["taxonomy"].value)
 
@@ -86,7 +86,7 @@ class Session:
     def library(self, create: bool = False):
         """The library in force; unless *create* (ingest), one that does not exist is an
         error that names the path: a mistyped --library must not look like an empty one."""
-        from ..library import Library
+        from ..store.library import Library
 
         library = Library(self.settings["library"].value)
         if not create and not library.root.is_dir():
@@ -105,7 +105,7 @@ class Session:
 
     def index(self):
         """The library's index, up to date; skipped records are warned about."""
-        from ..index import PaperIndex
+        from ..search.index import PaperIndex
 
         self._index = PaperIndex(self.library()).open(progress=self.env.progress)
         for message in sorted(self._index.invalid.values()):
@@ -125,7 +125,7 @@ class Session:
         return NothingFound(what + (f" (filters: {active})" if active else ""))
 
     def filters(self, tags=None, any_tag: bool = False, venue=None, year=None):
-        from ..query import Filters, resolve_tags
+        from ..search.query import Filters, resolve_tags
 
         tags = resolve_tags(tags or (), self.taxonomy if tags else None)
         return Filters(tags=tags, any_tag=any_tag, venue=venue, year=year)

@@ -15,7 +15,7 @@ import typer
 
 def _library(ctx: typer.Context):
     from .. import config
-    from ..library import Library
+    from ..store.library import Library
 
     root = ctx.find_root().params.get("library")
     return Library(Path(root) if root else config.load()["library"].value)
@@ -36,9 +36,9 @@ def complete_ids(ctx: typer.Context, incomplete: str) -> list[str]:
 
 def complete_tags(ctx: typer.Context, incomplete: str) -> list[str]:
     """Tags in the library and in the taxonomy."""
-    from .. import query as q
-    from ..index import PaperIndex
-    from ..taxonomy import load_taxonomy
+    from ..search import query as q
+    from ..search.index import PaperIndex
+    from ..tags.taxonomy import load_taxonomy
 
     tags = set(load_taxonomy().tags)
     library = _library(ctx)

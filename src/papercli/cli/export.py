@@ -57,9 +57,9 @@ def export(
       papers export --format json --output backup.json
     """
     from .. import export as exporters
-    from .. import query as q
-    from ..index import RecordStream
-    from ..library import atomic_writer
+    from ..search import query as q
+    from ..search.index import RecordStream
+    from ..store.library import atomic_writer
 
     session: Session = ctx.obj
     fmt = fmt or session.settings["export_format"].value

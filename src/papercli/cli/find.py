@@ -67,8 +67,8 @@ def search(
       papers search 量化 --json
       papers search muon --ids | papers export --format bibtex -
     """
-    from .. import query as q
     from .. import render
+    from ..search import query as q
 
     session: Session = ctx.obj
     filters = session.filters(tag, venue=venue, year=year)
@@ -98,7 +98,7 @@ def similar(
     Example:
       papers similar iclr2026-muonbp
     """
-    from .. import query as q
+    from ..search import query as q
 
     session: Session = ctx.obj
     paper, hits = q.similar(session.index(), paper_id, limit)
@@ -129,7 +129,7 @@ def list_(
       papers list --tag 联邦学习 --year 2026
       papers list --tag muon --tag adam --any --json
     """
-    from .. import query as q
+    from ..search import query as q
 
     session: Session = ctx.obj
     filters = session.filters(tag, any_tag, venue, year)
@@ -157,8 +157,8 @@ def show(
       papers show iclr2026-rrnco
       papers show iclr2026-rrn --json
     """
-    from .. import query as q
     from .. import render
+    from ..search import query as q
 
     session: Session = ctx.obj
     hit = q.get_paper(session.index(), paper_id)
@@ -183,8 +183,8 @@ def stats(
       papers stats
       papers stats --json
     """
-    from .. import query as q
     from .. import render
+    from ..search import query as q
 
     session: Session = ctx.obj
     overview = q.stats(session.index())

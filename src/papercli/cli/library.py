@@ -72,7 +72,7 @@ def index(
       papers index
       papers index --rebuild
     """
-    from ..index import PaperIndex
+    from ..search.index import PaperIndex
 
     session: Session = ctx.obj
     library = session.library()
@@ -96,8 +96,8 @@ def edit(ctx: typer.Context, paper_id: PaperArg) -> None:
     Example:
       EDITOR=nano papers edit iclr2026-rrnco
     """
-    from .. import query as q
-    from ..editing import edit_record
+    from ..search import query as q
+    from ..store.editing import edit_record
 
     session: Session = ctx.obj
     library = session.library()
@@ -128,7 +128,7 @@ def doctor(
       papers doctor
       papers doctor --fix
     """
-    from .. import doctor as checkup
+    from ..store import doctor as checkup
 
     session: Session = ctx.obj
     library = session.library()

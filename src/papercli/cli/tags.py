@@ -29,8 +29,8 @@ def tags(
       papers tags --aliases
       papers tags --all --json
     """
-    from .. import query as q
     from .. import render
+    from ..search import query as q
 
     session: Session = ctx.obj
     taxonomy = session.taxonomy
@@ -76,7 +76,7 @@ def tag(
       papers tag iclr2026-muonbp iclr2026-qzo --add reading-list
       papers tag iclr2026-muonbp --remove llm
     """
-    from ..tagging import edit_tags, normalise_tag
+    from ..tags.tagging import edit_tags, normalise_tag
 
     session: Session = ctx.obj
     if not add and not remove:
@@ -106,7 +106,7 @@ def retag(ctx: typer.Context) -> None:
     Example:
       papers retag
     """
-    from ..tagging import retag as run_retag
+    from ..tags.tagging import retag as run_retag
 
     session: Session = ctx.obj
     report = run_retag(session.library(), session.taxonomy, progress=session.env.progress)

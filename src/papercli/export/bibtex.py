@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from ..latextext import latex_to_text
-from ..record import Record
+from ..store.record import Record
 from ..text import first_sentence
+from ..text.latex import latex_to_text
 from ..venues import full_name
 from .latex import Unencodable, to_latex
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from ..latextext import latex_to_text
-from ..record import Record
+from ..store.record import Record
+from ..text.latex import latex_to_text
 from ..venues import full_name
 from .bibtex import DERIVED_NOTE, derived_title
 from .records import json_array

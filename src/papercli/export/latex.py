@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from ..latextext import latex_to_text, segments_of_math
 from ..text import CJK_CLASS
+from ..text.latex import latex_to_text, segments_of_math
 
 _SPECIALS = {
     "\\": r"\textbackslash{}",

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from ..latextext import latex_to_text, segments_of_math
-from ..record import Record
+from ..store.record import Record
 from ..text import collapse_ws
+from ..text.latex import latex_to_text, segments_of_math
 
 _MD_SPECIAL_RE = re.compile(r"([\\`*_\[\]<>|$~#!])")
 

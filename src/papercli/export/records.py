@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 
-from ..library import dump_yaml
-from ..record import Record
+from ..store.library import dump_yaml
+from ..store.record import Record
 
 
 def json_array(items: Iterable[dict]) -> Iterator[str]:

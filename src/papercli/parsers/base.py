@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..record import Record
+    from ..store.record import Record
 
 # "- Title" starts an entry in list-shaped documents.
 ENTRY_RE = re.compile(r"^[ \t]*[-•*][ \t]+(\S.*)$")

@@ -26,8 +26,8 @@ import logging
 import re
 from collections import Counter
 
-from ..latextext import latex_to_text, segments_of_math
 from ..text import collapse_ws, has_cjk
+from ..text.latex import latex_to_text, segments_of_math
 from ..venues import FULL_NAMES, canonical_venue
 from . import shortname
 from .base import URL_RE, Document, Entry

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 
-from ..latextext import latex_to_text
 from ..text import CJK_CLASS
+from ..text.latex import latex_to_text
 
 _W = rf"(?:(?![{CJK_CLASS}])\w)"  # a word character that is not Chinese/Japanese/Korean
 _C = rf"(?:∇|{_W})"

@@ -23,8 +23,8 @@ from ..text import terminal_safe
 from .environment import TERMINAL_LIMIT, Environment
 
 if TYPE_CHECKING:  # (importing the index here would load it for `papers --help`)
-    from ..index import Hit
-    from ..record import Record
+    from ..search.index import Hit
+    from ..store.record import Record
 
 __all__ = ["TERMINAL_LIMIT", "Environment"]
 
@@ -44,7 +44,7 @@ def print_json(env: Environment, data: object) -> None:
 
 
 def hits_json(hits: Iterable[Hit], scores: bool) -> list[dict]:
-    from ..snippets import plain
+    from ..search.snippets import plain
 
     out = []
     for hit in hits:
@@ -75,7 +75,7 @@ def print_hits(env: Environment, hits: list[Hit], scores: bool, footer: str | No
 
         tables.hits(env, hits, scores, footer)
         return
-    from ..snippets import plain
+    from ..search.snippets import plain
 
     for hit in hits:
         r = hit.record
@@ -97,7 +97,7 @@ def _conflict(record: Record, conflict: dict) -> str:
 
 def print_record(env: Environment, record: Record) -> None:
     """Every field and where it came from; LaTeX shown as its plain reading."""
-    from ..latextext import latex_to_text
+    from ..text.latex import latex_to_text
 
     rows = [
         ("id", [record.id]),

@@ -15,11 +15,11 @@ from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 
-from ..index import Hit
-from ..latextext import latex_to_text
-from ..record import Record
-from ..snippets import segments
+from ..search.index import Hit
+from ..search.snippets import segments
+from ..store.record import Record
 from ..text import terminal_safe
+from ..text.latex import latex_to_text
 from . import wrap
 from .environment import Environment
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from . import _whoosh  # noqa: F401  (before Whoosh: skips imports it does not need)
+from . import engine as _whoosh  # noqa: F401  (before Whoosh: skips imports it does not need)
 
 # isort: split
 from whoosh.analysis import (
@@ -35,7 +35,7 @@ from whoosh.analysis import (
 )
 from whoosh.lang.porter import stem
 
-from .text import CJK_CLASS, CJK_RE
+from ..text import CJK_CLASS, CJK_RE
 
 # A Chinese/Japanese/Korean run, the nabla sign, or a run of other word characters.
 TOKEN_PATTERN = rf"[{CJK_CLASS}]+|∇|(?:(?![{CJK_CLASS}])\w)+"

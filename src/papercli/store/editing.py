@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from .errors import RecordError, UsageError
+from ..errors import RecordError, UsageError
 from .library import Library, atomic_write, load_yaml
 from .record import Record
 
@@ -40,7 +40,7 @@ def edit_record(
     again: Callable[[str], bool] = lambda message: False,
 ) -> str:
     """Edit one record; return what happened ("saved", "unchanged"), or raise UsageError."""
-    from .index import PaperIndex
+    from ..search.index import PaperIndex
 
     path = library.record_path(rid)
     original = path.read_bytes()

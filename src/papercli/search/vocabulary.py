@@ -19,7 +19,7 @@ from bisect import bisect_left
 from collections import Counter
 from pathlib import Path
 
-from .record import Record
+from ..store.record import Record
 
 FILE = "words.json"
 # Words of two or more letters; identifiers with digits (GSM8K, Qwen2.5) are not words.

@@ -15,8 +15,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
-from .latextext import latex_to_text
-from .text import ascii_words
+from ..text import ascii_words
+from ..text.latex import latex_to_text
 
 MAX_WORDS = 5
 MAX_LENGTH = 64

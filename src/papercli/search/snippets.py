@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ..text import CJK_RE, strip_controls
+from ..text.latex import latex_to_text
 from .analysis import stem_latin
-from .latextext import latex_to_text
-from .text import CJK_RE, strip_controls
 
 MARK_START, MARK_END = "\ue010", "\ue011"
 _JOINED_RE = re.compile(f"{MARK_END}([-‐]?){MARK_START}")

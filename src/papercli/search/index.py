@@ -25,18 +25,18 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from . import _whoosh  # noqa: F401  (before Whoosh: skips imports it does not need)
-from .errors import RecordError
-from .latextext import latex_to_text, remember
-from .library import Library, Stamp, atomic_write
-from .merge import record_keys
-from .progress import Progress, quiet
-from .record import Record
-from .text import strip_controls
+from ..errors import RecordError
+from ..progress import Progress, quiet
+from ..store.library import Library, Stamp, atomic_write
+from ..store.merge import record_keys
+from ..store.record import Record
+from ..text import strip_controls
+from ..text.latex import latex_to_text, remember
+from . import engine as _whoosh  # noqa: F401  (before Whoosh: skips imports it does not need)
 from .vocabulary import FILE as VOCABULARY_FILE
 from .vocabulary import Vocabulary, words_of
 
-SCHEMA_VERSION = 9  # 8: spelling vocabulary in words.json; 9: stored plain readings
+SCHEMA_VERSION = 10  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
 PARALLEL_FROM = 1000  # records in one write before a second indexing process pays off
 POOL_MB = 64  # Whoosh's posting pool per indexing process (MB, as Whoosh estimates it)
 

@@ -21,12 +21,12 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from .latextext import latex_to_text
+from ..text import fold_key
+from ..text.latex import latex_to_text
 from .record import Record, Source
-from .text import fold_key
 
 if TYPE_CHECKING:  # importing parsers compiles their patterns: not on a search's path
-    from .parsers.base import Entry
+    from ..parsers.base import Entry
 
 MERGED_FIELDS = ("title", "short_name", "abstract", "summary_zh")
 

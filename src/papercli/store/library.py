@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import RecordError, UsageError
+from ..errors import RecordError, UsageError
 from .record import ID_RE, Record
 
 ENV_VAR = "PAPERS_LIBRARY"

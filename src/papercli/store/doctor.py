@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from .errors import RecordError
+from ..errors import RecordError
 from .library import TXN_DIR, Library, Stamp
 
 
@@ -93,7 +93,7 @@ def _reason(message: str) -> str:
 
 
 def _index_problems(library: Library, stamps: dict[str, list[int]]) -> list[Problem]:
-    from .index import SCHEMA_VERSION
+    from ..search.index import SCHEMA_VERSION
 
     index_dir = library.index_dir
     if not stamps and not _read_object(index_dir / "stamps.json"):
@@ -132,7 +132,7 @@ def _n(items: list, noun: str) -> str:
 
 def fix(library: Library, problems: list[Problem]) -> list[str]:
     """Repair the fixable problems; return what was done."""
-    from .index import PaperIndex
+    from ..search.index import PaperIndex
 
     done = []
     with library.lock():

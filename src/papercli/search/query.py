@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from .errors import UsageError
+from ..errors import UsageError
+from ..tags.taxonomy import Taxonomy
 from .index import Hit, PaperIndex
-from .taxonomy import Taxonomy
 
 TagResolver = Callable[[str], "str | None"]  # an alias (联邦学习) -> its tag, or None
 
@@ -63,7 +63,7 @@ def _filter_query(filters: Filters):
 
 def default_tag_resolver(name: str) -> str | None:
     """The tag an alias names in the user's or the bundled taxonomy (loaded on first use)."""
-    from .taxonomy import load_taxonomy
+    from ..tags.taxonomy import load_taxonomy
 
     return load_taxonomy().resolve(name)
 
@@ -141,7 +141,7 @@ def similar(index: PaperIndex, rid: str, limit: int = 10) -> tuple[Hit, list[Hit
     """The papers closest to one paper: its key terms, in English and Chinese, as a query."""
     from whoosh import query
 
-    from .latextext import latex_to_text
+    from ..text.latex import latex_to_text
 
     paper = get_paper(index, rid)
     data = paper.data

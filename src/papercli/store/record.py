@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import RecordError
-from .latextext import latex_to_text
-from .text import first_sentence
+from ..errors import RecordError
+from ..text import first_sentence
+from ..text.latex import latex_to_text
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
 CITEKEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_:.-]{0,63}$")

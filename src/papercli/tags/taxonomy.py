@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from .errors import PapersError
-from .text import fold_key
+from ..errors import PapersError
+from ..text import fold_key
 
 TAG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 PACKAGE_FILE = Path(__file__).with_name("taxonomy.yaml")
@@ -226,7 +226,7 @@ def load_taxonomy(path: Path | None = None) -> Taxonomy:
 
 @lru_cache(maxsize=4)
 def _load(path: Path) -> Taxonomy:
-    from .library import load_yaml
+    from ..store.library import load_yaml
 
     try:
         text = path.read_text(encoding="utf-8")

@@ -1,0 +1,16 @@
+"""The index and the questions asked of it.
+
+In: records (each indexed as it is saved). Out: hits, each with its stored record, score
+and a snippet showing why it matched.
+
+    engine.py      importing Whoosh without the modules it does not need
+    analysis.py    the bilingual analyzer (tokenizers and filters composed with |)
+    schema.py      the index's fields, and the document indexed for a record
+    index.py       opening the index and keeping it in step with the records
+    writer.py      writing changes to the index (and the spelling vocabulary)
+    parallel.py    Whoosh's two indexing processes, safe to interrupt
+    vocabulary.py  the words of the library, for "Did you mean …?"
+    querylang.py   the query language: checks, year ranges, tag aliases
+    query.py       search, similar papers, listing, counts, selection for export
+    snippets.py    why a paper matched: passages with the matched words marked
+"""
