@@ -69,7 +69,11 @@ class ParallelWriter(MpWriter):
         super().__init__(ix, procs=procs, **kwargs)
         _start_fork_server()
         self.context = _context()
-        self.jobqueue = self.context.Queue(self.procs * 4)
+        # Jobs go straight into the pipe (a SimpleQueue has no feeder thread): Ctrl-C in
+        # the middle of Queue.put() can leave its lock held, and the exit handler that
+        # flushes a Queue then waits on that lock forever. Each job is one temporary
+        # file's name, so an unbounded queue costs no memory.
+        self.jobqueue = self.context.SimpleQueue()
         self.resultqueue = self.context.Queue()
 
     def _new_task(self):
