@@ -119,8 +119,8 @@ def test_the_parallel_writer_builds_the_same_index(tmp_path, monkeypatch):
 
     import papercli.search.index as index_module
     from conftest import ROOT, SEEDS
-    from papercli.search import query
     from papercli.ingest import ingest
+    from papercli.search import query
     from papercli.store.library import Library
 
     sys.path.insert(0, str(ROOT / "benchmarks"))

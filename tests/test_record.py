@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from papercli.errors import RecordError
-from papercli.store.library import dump_yaml, load_yaml
 from papercli.store.record import FIELDS, Record, Source
+from papercli.store.yamlio import dump_yaml, load_yaml
 
 HOSTILE = ["yes", "null", "~", "!!python/object:os.system", "key: value", "- item", "[mask] [/]",
            "{", "%", "|", "\x1b[31mred\x1b[0m", "line\nbreak", "  spaced  ", "'quoted\"", "#hash",

@@ -213,7 +213,7 @@ def test_shipped_file_loads_with_enough_tags(tax):
 
 
 def test_shipped_file_declares_version_1():
-    from papercli.store.library import load_yaml
+    from papercli.store.yamlio import load_yaml
 
     data = load_yaml(PACKAGE_FILE.read_text(encoding="utf-8"), str(PACKAGE_FILE))
     assert data["version"] == 1

@@ -87,7 +87,7 @@ def _file_settings(path: Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: cannot read the config file ({exc})") from None
     from .errors import RecordError
-    from .store.library import load_yaml
+    from .store.yamlio import load_yaml
 
     try:
         data = load_yaml(text, str(path))

@@ -59,7 +59,7 @@ def export(
     from .. import export as exporters
     from ..search import query as q
     from ..search.index import RecordStream
-    from ..store.library import atomic_writer
+    from ..store.files import atomic_writer
 
     session: Session = ctx.obj
     fmt = fmt or session.settings["export_format"].value

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 
-from ..store.library import dump_yaml
 from ..store.record import Record
+from ..store.yamlio import dump_yaml
 
 
 def json_array(items: Iterable[dict]) -> Iterator[str]:

@@ -50,7 +50,7 @@ def _json_entries(text: str, doc: Document) -> list[tuple[int, object]]:
 
 
 def _yaml_entries(lines: list[str], doc: Document) -> list[tuple[int, object]]:
-    from ..store.library import load_yaml
+    from ..store.yamlio import load_yaml
 
     starts = [i for i, line in enumerate(lines) if _YAML_START_RE.match(line)]
     out = []

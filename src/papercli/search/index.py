@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 
 from ..errors import RecordError
 from ..progress import Progress, quiet
-from ..store.library import Library, Stamp, atomic_write
+from ..store.files import Stamp, atomic_write
+from ..store.library import Library
 from ..store.merge import record_keys
 from ..store.record import Record
 from ..text import strip_controls

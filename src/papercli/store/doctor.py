@@ -17,7 +17,9 @@ import json
 from dataclasses import dataclass
 
 from ..errors import RecordError
-from .library import TXN_DIR, Library, Stamp
+from .files import Stamp
+from .library import Library
+from .transaction import TXN_DIR
 
 
 @dataclass
@@ -137,7 +139,7 @@ def fix(library: Library, problems: list[Problem]) -> list[str]:
     done = []
     with library.lock():
         if any(p.kind == "interrupted write" for p in problems):
-            from .library import Transaction
+            from .transaction import Transaction
 
             done.append(Transaction(library).recover())
         for p in problems:

@@ -18,8 +18,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import RecordError, UsageError
-from .library import Library, atomic_write, load_yaml
+from .files import atomic_write
+from .library import Library
 from .record import Record
+from .yamlio import load_yaml
 
 
 def editor_command() -> list[str]:

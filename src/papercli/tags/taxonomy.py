@@ -226,7 +226,7 @@ def load_taxonomy(path: Path | None = None) -> Taxonomy:
 
 @lru_cache(maxsize=4)
 def _load(path: Path) -> Taxonomy:
-    from ..store.library import load_yaml
+    from ..store.yamlio import load_yaml
 
     try:
         text = path.read_text(encoding="utf-8")
