@@ -117,7 +117,7 @@ def test_the_parallel_writer_builds_the_same_index(tmp_path, monkeypatch):
     import json
     import sys
 
-    import papercli.search.index as index_module
+    import papercli.search.writer as writer_module
     from conftest import ROOT, SEEDS
     from papercli.ingest import ingest
     from papercli.search import query
@@ -130,7 +130,7 @@ def test_the_parallel_writer_builds_the_same_index(tmp_path, monkeypatch):
     documents = [*SEEDS, *sorted((tmp_path / "docs").glob("*.txt"))]
 
     def build(name: str, parallel_from: int) -> Library:
-        monkeypatch.setattr(index_module, "PARALLEL_FROM", parallel_from)
+        monkeypatch.setattr(writer_module, "PARALLEL_FROM", parallel_from)
         library = Library(tmp_path / name)
         ingest(library, documents)
         return library

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-import papercli.search.index as index_module
+import papercli.search.writer as writer_module
 from conftest import ROOT
 from papercli.ingest import ingest
 from papercli.search.index import PaperIndex
@@ -71,9 +71,9 @@ def test_a_piped_search_imports_only_what_it_needs(seeded_library):
 def test_adding_a_document_indexes_only_its_papers(seeded_library, tmp_path, monkeypatch):
     PaperIndex(seeded_library).open()
     indexed = []
-    original = index_module.document
+    original = writer_module.document
     monkeypatch.setattr(
-        index_module, "document", lambda r, s, d=None: indexed.append(r.id) or original(r, s, d)
+        writer_module, "document", lambda r, s, d=None: indexed.append(r.id) or original(r, s, d)
     )
     page = tmp_path / "page.txt"
     page.write_text(

@@ -110,7 +110,7 @@ def test_select_orders_by_id_and_unions_ids(index):
 
 
 def test_records_stream_lazily_and_again(index):
-    from papercli.search.index import RecordStream
+    from papercli.search.hits import RecordStream
 
     stream = RecordStream(index, ["iclr2026-qzo", "iclr2026-rrnco"])
     assert len(stream) == 2

@@ -58,7 +58,7 @@ def export(
     """
     from .. import export as exporters
     from ..search import query as q
-    from ..search.index import RecordStream
+    from ..search.hits import RecordStream
     from ..store.files import atomic_writer
 
     session: Session = ctx.obj

@@ -165,7 +165,7 @@ def show(
     if json:
         render.print_json(session.env, hit.data)
     else:
-        render.print_record(session.env, hit.record)
+        render.print_record(session.env, hit)
 
 
 @command(short_help="Papers per venue, year, category, source, language and tag.")

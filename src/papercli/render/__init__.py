@@ -23,7 +23,7 @@ from ..text import terminal_safe
 from .environment import TERMINAL_LIMIT, Environment
 
 if TYPE_CHECKING:  # (importing the index here would load it for `papers --help`)
-    from ..search.index import Hit
+    from ..search.hits import Hit
     from ..store.record import Record
 
 __all__ = ["TERMINAL_LIMIT", "Environment"]
@@ -35,8 +35,9 @@ def _plain(value: object) -> str:
     return terminal_safe(str(value)).replace("\t", " ").replace("\n", " ")
 
 
-def _label(record: Record) -> str:
-    return record.title if record.title else f"{UNTITLED} {record.label}"
+def _label(hit: Hit) -> str:
+    """The title as it reads, or ``(untitled)`` and the derived label."""
+    return hit.label if hit.data.get("title") else f"{UNTITLED} {hit.label}"
 
 
 def print_json(env: Environment, data: object) -> None:
@@ -80,7 +81,7 @@ def print_hits(env: Environment, hits: list[Hit], scores: bool, footer: str | No
     for hit in hits:
         r = hit.record
         cols = [r.id] + ([f"{hit.score or 0:.3f}"] if scores else [])
-        cols += [r.venue or "", r.year or "", ",".join(r.tags), _label(r)]
+        cols += [r.venue or "", r.year or "", ",".join(r.tags), _label(hit)]
         if scores:
             cols.append(plain(hit.snippet) if hit.snippet else "")
         env.stdout.write("\t".join(_plain(c) for c in cols) + "\n")
@@ -95,10 +96,9 @@ def _conflict(record: Record, conflict: dict) -> str:
     return f"{name}: kept the value from {kept}; {conflict.get('source')} says {value!r}"
 
 
-def print_record(env: Environment, record: Record) -> None:
+def print_record(env: Environment, hit: Hit) -> None:
     """Every field and where it came from; LaTeX shown as its plain reading."""
-    from ..text.latex import latex_to_text
-
+    record = hit.record
     rows = [
         ("id", [record.id]),
         ("citekey", [record.citekey or ""]),
@@ -117,14 +117,11 @@ def print_record(env: Environment, record: Record) -> None:
     if env.tables:
         from . import tables
 
-        tables.record(env, record, rows)
+        tables.record(env, hit, rows)
         return
-    lines = [f"title: {latex_to_text(_label(record))}"]
+    lines = [f"title: {_label(hit)}"]
     lines += [f"{key}: {value}" for key, values in rows for value in values]
-    if record.abstract:
-        lines.append(f"abstract: {latex_to_text(record.abstract)}")
-    if record.summary_zh:
-        lines.append(f"summary_zh: {latex_to_text(record.summary_zh)}")
+    lines += [f"{name}: {hit.text(name)}" for name in ("abstract", "summary_zh") if hit.text(name)]
     env.stdout.write("".join(_plain(line) + "\n" for line in lines))
 
 

@@ -15,11 +15,9 @@ from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 
-from ..search.index import Hit
+from ..search.hits import Hit
 from ..search.snippets import segments
-from ..store.record import Record
 from ..text import terminal_safe
-from ..text.latex import latex_to_text
 from . import wrap
 from .environment import Environment
 
@@ -62,7 +60,7 @@ def _paper_cell(hit: Hit, width: int, meta: list[Text] | None) -> Text:
     if hit.title_marked:
         title = _marked(hit.title_marked)
     else:
-        title = _safe(record.label, "" if record.title else "italic")
+        title = _safe(hit.label, "" if record.title else "italic")
     if not record.title:
         title.append(f" {UNTITLED}", style="dim")
     lines = wrap.wrap(title, width)
@@ -112,12 +110,13 @@ def hits(env: Environment, found: list[Hit], scores: bool, footer: str | None) -
 # --- show ----------------------------------------------------------------------------------
 
 
-def record(env: Environment, record: Record, rows: list[tuple[str, list[str]]]) -> None:
+def record(env: Environment, hit: Hit, rows: list[tuple[str, list[str]]]) -> None:
     """The title, then ``key  value`` lines (values wrapped beside their key; ids, tags and
     keys never cut), then the abstract and the Chinese summary as paragraphs."""
     width = env.width
-    title = _safe(latex_to_text(record.label), "bold" if record.title else "bold italic")
-    if not record.title:
+    titled = bool(hit.data.get("title"))
+    title = _safe(hit.label, "bold" if titled else "bold italic")
+    if not titled:
         title.append(f" {UNTITLED}: label derived from the abstract", style="dim")
     key_w = max(len(key) for key, _values in rows)
     grid = Table.grid(padding=(0, 2))
@@ -129,10 +128,10 @@ def record(env: Environment, record: Record, rows: list[tuple[str, list[str]]]) 
             lines = wrap.wrap(_safe(value, style), width - key_w - 2)
             grid.add_row(key if i == 0 else "", _lines(lines))
     parts: list = [_lines(wrap.wrap(title, width)), grid]
-    for heading, text in (("Abstract", record.abstract), ("摘要 (summary)", record.summary_zh)):
-        if text:
+    for heading, name in (("Abstract", "abstract"), ("摘要 (summary)", "summary_zh")):
+        if hit.text(name):
             parts += ["", Text(heading, style="bold")]
-            parts.append(_lines(wrap.wrap(_safe(latex_to_text(text)), width)))
+            parts.append(_lines(wrap.wrap(_safe(hit.text(name)), width)))
     _show(env, *parts)
 
 

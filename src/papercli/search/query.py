@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from ..errors import UsageError
 from ..tags.taxonomy import Taxonomy
-from .index import Hit, PaperIndex
+from .hits import Hit
+from .index import PaperIndex
 
 TagResolver = Callable[[str], "str | None"]  # an alias (联邦学习) -> its tag, or None
 
@@ -96,8 +97,9 @@ def search(
         with index.ix.searcher() as searcher:
             terms = snippets.query_terms(q, searcher.reader())
         for hit in hits:
-            hit.snippet = snippets.snippet(hit.data, terms, snippet_cells)
-            hit.title_marked = snippets.mark(hit.data.get("title") or "", terms)
+            texts = {name: hit.text(name) for name in ("abstract", "summary_zh")}
+            hit.snippet = snippets.snippet(texts, terms, snippet_cells)
+            hit.title_marked = snippets.mark(hit.text("title") or "", terms)
     return hits
 
 
@@ -141,15 +143,12 @@ def similar(index: PaperIndex, rid: str, limit: int = 10) -> tuple[Hit, list[Hit
     """The papers closest to one paper: its key terms, in English and Chinese, as a query."""
     from whoosh import query
 
-    from ..text.latex import latex_to_text
-
     paper = get_paper(index, rid)
-    data = paper.data
     texts = {
-        "title": data.get("title") or "",
-        "name": data.get("short_name") or "",
-        "abstract": latex_to_text(data.get("abstract") or ""),
-        "summary": latex_to_text(data.get("summary_zh") or ""),
+        "title": paper.text("title") or "",
+        "name": paper.data.get("short_name") or "",
+        "abstract": paper.text("abstract") or "",
+        "summary": paper.text("summary_zh") or "",
     }
     parts = []
     with index.ix.searcher() as searcher:
@@ -157,7 +156,7 @@ def similar(index: PaperIndex, rid: str, limit: int = 10) -> tuple[Hit, list[Hit
             if text:
                 for term, weight in searcher.key_terms_from_text(field, text, numterms=12):
                     parts.append(query.Term(field, term, boost=weight))
-    parts += [query.Term("tag", t) for t in data.get("tags", [])]  # bridges the languages
+    parts += [query.Term("tag", t) for t in paper.data.get("tags", [])]  # bridges the languages
     if not parts:
         return paper, []
     hits = index.run(query.And([query.Or(parts), query.Not(query.Term("id", paper.id))]), limit)

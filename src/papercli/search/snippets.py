@@ -12,10 +12,10 @@ turn the marks into a style (terminal) or drop them (plain text, JSON).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 
 from ..text import CJK_RE, strip_controls
-from ..text.latex import latex_to_text
 from .analysis import stem_latin
 
 MARK_START, MARK_END = "\ue010", "\ue011"
@@ -190,11 +190,13 @@ def mark(text: str, terms: frozenset[str], maxcells: int | None = None) -> str |
     return _JOINED_RE.sub(lambda m: m.group(1), marked)
 
 
-def snippet(data: dict, terms: frozenset[str], maxcells: int = 200) -> str | None:
-    """The passage that best shows why the paper matched: abstract, then summary."""
+def snippet(
+    texts: Mapping[str, str | None], terms: frozenset[str], maxcells: int = 200
+) -> str | None:
+    """The passage that best shows why the paper matched: from the abstract, else the
+    summary (*texts*: their plain readings, as ``Hit.text`` gives them)."""
     for key in ("abstract", "summary_zh"):
-        text = strip_controls(latex_to_text(data.get(key) or ""))
-        marked = mark(text, terms, maxcells)
+        marked = mark(strip_controls(texts.get(key) or ""), terms, maxcells)
         if marked:
             return marked
     return None

@@ -95,7 +95,7 @@ def _reason(message: str) -> str:
 
 
 def _index_problems(library: Library, stamps: dict[str, list[int]]) -> list[Problem]:
-    from ..search.index import SCHEMA_VERSION
+    from ..search.schema import SCHEMA_VERSION
 
     index_dir = library.index_dir
     if not stamps and not _read_object(index_dir / "stamps.json"):

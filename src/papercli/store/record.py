@@ -8,6 +8,7 @@ has no title. It does no I/O (see ``storage``).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -177,10 +178,16 @@ class Record:
         )
 
 
-def derived_label(short_name: str | None, abstract: str | None, summary: str | None) -> str:
-    """A display label for an untitled paper, built only from text the paper has."""
+def derived_label(
+    short_name: str | None,
+    abstract: str | None,
+    summary: str | None,
+    reading: Callable[[str], str] = latex_to_text,
+) -> str:
+    """A display label for an untitled paper, built only from text the paper has. *reading*
+    turns the text into what it reads as (``str`` when it is a stored plain reading)."""
     # (the whole text is read: cutting the raw text could split a math span)
-    opening = first_sentence(latex_to_text(abstract or summary or ""), 90)
+    opening = first_sentence(reading(abstract or summary or ""), 90)
     if short_name and opening:
         return f"{short_name} — {opening}"
     return short_name or opening or "(no title, no abstract)"

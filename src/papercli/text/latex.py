@@ -15,6 +15,7 @@ Braces with no partner are text too; balanced ones are LaTeX grouping.
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_right
 from functools import lru_cache
@@ -170,28 +171,18 @@ def _ungroup(text: str) -> str:
     return "".join(out)
 
 
-_READINGS: dict[str, str] = {}  # text -> plain reading, for the texts of the papers at hand
-_READINGS_MAX = 4096
-
-
 def latex_to_text(text: str) -> str:
-    """Plain Unicode reading of prose that carries LaTeX and Markdown leftovers (cached:
-    merging, tagging and indexing a record each read the same abstract)."""
+    """Plain Unicode reading of prose that carries LaTeX and Markdown leftovers. Text with
+    none of their marks is returned as it is, without importing pylatexenc."""
     if not _HINT_RE.search(text):
         return text
-    plain = _READINGS.get(text)
-    if plain is None:
-        plain = _WS_RE.sub(" ", _prose(_ungroup(text))).strip()
-        remember(text, plain)
-    return plain
+    return _reading(text)
 
 
-def remember(text: str, plain: str) -> None:
-    """Record *plain* as the reading of *text*. The index stores the readings it computed,
-    and a search hands them back here: showing a hit never loads pylatexenc (~20 ms)."""
-    if len(_READINGS) >= _READINGS_MAX:
-        _READINGS.clear()
-    _READINGS[text] = plain
+@functools.lru_cache(maxsize=4096)
+def _reading(text: str) -> str:
+    """(Memoised: merging, tagging and indexing a record each read the same abstract.)"""
+    return _WS_RE.sub(" ", _prose(_ungroup(text))).strip()
 
 
 def _balanced(text: str) -> bool:

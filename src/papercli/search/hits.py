@@ -1,0 +1,67 @@
+"""What the index gives back: a paper's stored record, with its score, why it matched,
+and the plain readings of its LaTeX (stored at indexing time, so that showing a hit never
+converts LaTeX again: pylatexenc takes ~20 ms to import)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..store.record import Record, derived_label
+
+if TYPE_CHECKING:
+    from .index import PaperIndex
+
+
+@dataclass
+class Hit:
+    id: str
+    data: dict  # the record as stored (JSON)
+    plain: dict[str, str] = field(default_factory=dict)  # readings that differ from the text
+    score: float | None = None
+    snippet: str | None = None  # why it matched, with marks (see ``snippets``)
+    title_marked: str | None = None  # the title with the matched words marked
+
+    @property
+    def record(self) -> Record:
+        return Record.from_dict(self.data, self.id)
+
+    def text(self, name: str) -> str | None:
+        """Field *name* as it reads: its stored plain reading, else the text itself."""
+        value = self.data.get(name)
+        return self.plain.get(name, value) if isinstance(value, str) else None
+
+    @property
+    def label(self) -> str:
+        """The title as it reads, or an untitled paper's derived label."""
+        if self.data.get("title"):
+            return self.text("title") or ""
+        return derived_label(self.data.get("short_name"), self.text("abstract"),
+                             self.text("summary_zh"), reading=str)  # fmt: skip
+
+
+def hit_from(fields: dict, score: float | None = None) -> Hit:
+    """A hit from a paper's stored fields."""
+    plain = json.loads(fields.get("plain") or "{}")
+    plain = {k: v for k, v in plain.items() if isinstance(v, str)}
+    return Hit(fields["id"], json.loads(fields["data"]), plain, score)
+
+
+class RecordStream:
+    """Records by id, read from the index one at a time each time it is iterated: an
+    export of the whole library never holds every record in memory."""
+
+    def __init__(self, index: PaperIndex, ids: list[str]) -> None:
+        self.index = index
+        self.ids = ids
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __iter__(self):
+        with self.index.ix.searcher() as searcher:
+            for rid in self.ids:
+                fields = searcher.document(id=rid)
+                if fields:
+                    yield Record.from_dict(json.loads(fields["data"]), rid)

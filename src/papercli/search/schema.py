@@ -1,0 +1,115 @@
+"""What the index holds for each paper: the fields, their analysis and weights, and the
+document made from a record.
+
+In: a ``Record`` and the stamp of its file. Out: the fields Whoosh indexes (analysed
+text, keywords, numbers) and stores (the record as JSON, its file's stamp, the plain
+readings of its LaTeX).
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..store.files import Stamp
+from ..store.merge import record_keys
+from ..store.record import Record
+from ..text import strip_controls
+from ..text.latex import latex_to_text
+
+SCHEMA_VERSION = 10  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
+
+
+def make_schema():
+    from whoosh import fields
+
+    from .analysis import bilingual_analyzer
+
+    analyzer = bilingual_analyzer()
+
+    def text(boost: float):
+        return fields.TEXT(analyzer=analyzer, field_boost=boost, multitoken_query="phrase")
+
+    # Ranking: a term in the title or short name counts most, in the tags next, in the
+    # abstract or summary least (BM25F with these field weights).
+    return fields.Schema(
+        id=fields.ID(stored=True, unique=True),
+        citekey=fields.ID(),
+        title=text(4.0),
+        name=text(4.0),
+        author=text(2.0),
+        tag=fields.KEYWORD(commas=True, lowercase=True, scorable=True, field_boost=2.0),
+        abstract=text(1.0),
+        summary=text(1.0),
+        venue=fields.KEYWORD(lowercase=True),
+        year=fields.NUMERIC(int, bits=16, signed=False),
+        category=fields.KEYWORD(commas=True, lowercase=True),
+        keys=fields.KEYWORD(commas=True),
+        facets=fields.KEYWORD(commas=True),  # "venue:ICLR,year:2026,…" for papers stats
+        sortkey=fields.ID(sortable=True),
+        stamp=fields.STORED,
+        data=fields.STORED,
+        plain=fields.STORED,  # the texts' plain readings, where LaTeX made them differ
+    )
+
+
+def document(record: Record, stamp: Stamp, data: str | None = None) -> dict:
+    """The index document for *record*: analysed text plus the stored record itself.
+
+    Terminal escapes and control characters in the text are kept in the record but not
+    indexed, so ``\x1b[31mRED`` is found by ``RED``.
+    """
+
+    def text(value: str | None) -> str:
+        return strip_controls(latex_to_text(value or ""))
+
+    return {
+        "id": record.id,
+        "citekey": record.citekey or "",
+        "title": text(record.title),
+        "name": text(record.short_name),
+        "author": text("; ".join(record.authors)),
+        "tag": ",".join(record.tags),
+        "abstract": text(record.abstract),
+        "summary": text(record.summary_zh),
+        "venue": record.venue or "",
+        "year": record.year or 0,
+        "category": ",".join(c.replace(",", " ") for c in record.categories),
+        "keys": ",".join(record_keys(record)),
+        "facets": ",".join(v.replace(",", " ") for v in facets(record)),
+        "sortkey": record.label.casefold(),
+        "stamp": stamp.as_list(),
+        "data": data or json.dumps(record.to_dict(), ensure_ascii=False),
+        "plain": json.dumps(readings(record), ensure_ascii=False),
+    }
+
+
+PLAIN_FIELDS = ("title", "abstract", "summary_zh")
+
+
+def readings(record: Record) -> dict[str, str]:
+    """The plain readings of the record's texts that differ from the texts (LaTeX read as
+    text), stored so that showing the record never converts LaTeX again."""
+    out = {}
+    for name in PLAIN_FIELDS:
+        value = getattr(record, name)
+        if value and (plain := latex_to_text(value)) != value:
+            out[name] = plain
+    return out
+
+
+def facets(record: Record) -> list[str]:
+    """What ``papers stats`` counts, one ``kind:value`` per fact."""
+    out = [f"venue:{record.venue or '(none)'}", f"year:{record.year or '(none)'}"]
+    out += [f"category:{c}" for c in record.categories]
+    out += [f"source:{name}" for name in dict.fromkeys(s.name for s in record.sources)]
+    out.append("title:titled" if record.title else "title:untitled")
+    languages = [
+        lang
+        for lang, text in (
+            ("English abstract", record.abstract),
+            ("Chinese summary", record.summary_zh),
+        )
+        if text
+    ]
+    out.append("languages:" + (" + ".join(languages) or "title only"))
+    return out
