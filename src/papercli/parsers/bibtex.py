@@ -22,7 +22,6 @@ line and skipped.
 
 from __future__ import annotations
 
-import logging
 import re
 from collections import Counter
 
@@ -83,7 +82,6 @@ def _authors(value: str) -> list[str]:
 def parse(lines: list[str]) -> Document:
     import bibtexparser
 
-    logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)  # we report failures ourselves
     doc = Document(format=NAME)
     library = bibtexparser.parse_string("\n".join(lines))
     for block in library.failed_blocks:

@@ -23,19 +23,20 @@ from __future__ import annotations
 
 import re
 
-from . import engine as _whoosh  # noqa: F401  (before Whoosh: skips imports it does not need)
+from ..text import CJK_CLASS, CJK_RE
+from . import engine
+
+engine.load()  # Whoosh without the modules it never uses here (see engine)
 
 # isort: split
-from whoosh.analysis import (
+from whoosh.analysis import (  # noqa: E402  (after engine.load)
     Filter,
     LowercaseFilter,
     RegexTokenizer,
     StemFilter,
     StopFilter,
 )
-from whoosh.lang.porter import stem
-
-from ..text import CJK_CLASS, CJK_RE
+from whoosh.lang.porter import stem  # noqa: E402
 
 # A Chinese/Japanese/Korean run, the nabla sign, or a run of other word characters.
 TOKEN_PATTERN = rf"[{CJK_CLASS}]+|∇|(?:(?![{CJK_CLASS}])\w)+"

@@ -1,20 +1,22 @@
-"""Import Whoosh without the two imports it does not need (half its start-up cost).
+"""Importing Whoosh without the three modules it imports and never uses here.
 
-``whoosh.compat`` imports ``urllib.request`` for ``urlretrieve`` (papers never downloads
-anything; ~35 ms, pulling in http.client and email), ``whoosh.reading`` imports the
-``cached_property`` package, which imports asyncio (~25 ms), and ``whoosh.query.terms``
+``whoosh.compat`` imports ``urllib.request`` for ``urlretrieve`` (~35 ms, pulling in
+http.client and email: papers never downloads through Whoosh), ``whoosh.reading`` imports
+the ``cached_property`` package, which imports asyncio (~25 ms), and ``whoosh.query.terms``
 imports ``whoosh.lang.morph_en``, whose word-variation tables compile into one huge
-regular expression (~25 ms) that only Whoosh's ``Variations`` query uses. Importing this
-module before Whoosh installs stand-ins, only if the real modules are not loaded yet:
+regular expression (~25 ms) that only Whoosh's ``Variations`` query uses.
 
-- ``cached_property``: ``functools.cached_property``, which behaves the same for the plain
-  (non-async) properties Whoosh defines;
-- ``urllib.request``: a module that imports the real one the first time anything is asked
-  of it, and then steps aside, so code that does use it still works;
-- ``whoosh.lang.morph_en``: a ``variations`` that imports the real module when called.
+``load()`` imports Whoosh's modules once with stand-ins for those three in ``sys.modules``
+*only while Whoosh's own modules execute*, and removes them before returning. What stays
+is in Whoosh's own namespace: ``whoosh.compat.urlretrieve`` and
+``whoosh.query.terms.variations`` import the real module on first call, and
+``whoosh.reading.cached_property`` is ``functools.cached_property`` (which behaves the
+same for the plain properties Whoosh defines). Any other code that imports
+``urllib.request`` or ``whoosh.lang.morph_en`` gets the real module, as if this module
+did not exist. If Whoosh was imported before, nothing is done.
 
-Measured: ``import whoosh.index, whoosh.query, whoosh.highlight`` 119–179 ms without,
-47–73 ms with (cold processes, this machine).
+Measured (cold processes, this machine): ``import whoosh.index, whoosh.query`` 119–179 ms
+without the stand-ins, 47–73 ms with them.
 """
 
 from __future__ import annotations
@@ -24,49 +26,47 @@ import importlib
 import sys
 import types
 
-
-def _real_urllib_request():
-    sys.modules.pop("urllib.request", None)
-    real = importlib.import_module("urllib.request")
-    sys.modules["urllib"].request = real
-    return real
-
-
-class _LazyUrllibRequest(types.ModuleType):
-    def __getattr__(self, name):
-        if name.startswith("__"):  # the import system probing (__path__, __spec__ …)
-            raise AttributeError(name)
-        return getattr(_real_urllib_request(), name)
+# Whoosh's modules that import one of the three; everything else in Whoosh imports these.
+_IMPORTERS = ("whoosh.compat", "whoosh.reading", "whoosh.query")
 
 
 def _urlretrieve(*args, **kwargs):
-    return _real_urllib_request().urlretrieve(*args, **kwargs)
+    return importlib.import_module("urllib.request").urlretrieve(*args, **kwargs)
 
 
-def _variations(word):
-    sys.modules.pop("whoosh.lang.morph_en", None)
-    real = importlib.import_module("whoosh.lang.morph_en")
-    return real.variations(word)
+def _variations(word: str):
+    return _morph_en().variations(word)
 
 
-def install() -> None:
-    if "whoosh" in sys.modules:
+@functools.cache
+def _morph_en():
+    return importlib.import_module("whoosh.lang.morph_en")
+
+
+def _stand_ins() -> dict[str, types.ModuleType]:
+    cached = types.ModuleType("cached_property")
+    cached.cached_property = functools.cached_property
+    request = types.ModuleType("urllib.request")
+    request.urlretrieve = _urlretrieve
+    morph = types.ModuleType("whoosh.lang.morph_en")
+    morph.variations = _variations
+    return {"cached_property": cached, "urllib.request": request, "whoosh.lang.morph_en": morph}
+
+
+def load() -> None:
+    """Import Whoosh (see the module's docstring); cheap once it is imported."""
+    if all(name in sys.modules for name in _IMPORTERS):
         return
-    if "whoosh.lang.morph_en" not in sys.modules:
-        shim = types.ModuleType("whoosh.lang.morph_en")
-        shim.variations = _variations
-        sys.modules["whoosh.lang.morph_en"] = shim
-    if "cached_property" not in sys.modules:
-        shim = types.ModuleType("cached_property")
-        shim.cached_property = functools.cached_property
-        sys.modules["cached_property"] = shim
-    if "urllib.request" not in sys.modules:
-        import urllib
-
-        lazy = _LazyUrllibRequest("urllib.request")
-        lazy.urlretrieve = _urlretrieve
-        sys.modules["urllib.request"] = lazy
-        urllib.request = lazy
-
-
-install()
+    if any(name in sys.modules for name in _IMPORTERS):  # someone else started: plain import
+        for name in _IMPORTERS:
+            importlib.import_module(name)
+        return
+    planted = {n: m for n, m in _stand_ins().items() if n not in sys.modules}
+    sys.modules.update(planted)
+    try:
+        for name in _IMPORTERS:
+            importlib.import_module(name)
+    finally:
+        for name, module in planted.items():
+            if sys.modules.get(name) is module:
+                del sys.modules[name]

@@ -26,8 +26,7 @@ from ..progress import Progress, quiet
 from ..store.files import Stamp
 from ..store.library import Library
 from ..store.record import Record
-from . import engine as _whoosh  # noqa: F401  (before Whoosh: skips imports it does not need)
-from . import state
+from . import engine, state
 from .hits import Hit, hit_from
 from .schema import SCHEMA_VERSION, make_schema
 from .vocabulary import FILE as VOCABULARY_FILE
@@ -60,6 +59,7 @@ class PaperIndex:
     def open(self, refresh: bool = True, progress: Progress = quiet) -> PaperIndex:
         """Open (creating if needed) and, unless *refresh* is false, bring up to date
         (with *progress*: a missing index is rebuilt there, which can take a while)."""
+        engine.load()
         from whoosh import index as windex
 
         saved = state.read(self.dir, "state.json")

@@ -24,6 +24,7 @@ import multiprocessing
 import signal
 
 from whoosh.multiproc import MpWriter, SubWriterTask
+from whoosh.writing import SegmentWriter
 
 
 def _context():
@@ -65,10 +66,19 @@ class _Task(SubWriterTask):
 class ParallelWriter(MpWriter):
     """``MpWriter`` whose processes start from a fork server and stop when cancelled."""
 
-    def __init__(self, ix, procs: int, **kwargs) -> None:
-        super().__init__(ix, procs=procs, **kwargs)
+    def __init__(self, ix, procs: int, batchsize: int = 100, multisegment: bool = False,
+                 **kwargs) -> None:  # fmt: skip
+        # MpWriter.__init__, but with queues of our own context: its own calls the default
+        # context's Queue(), which fixes the process's start method for good.
+        SegmentWriter.__init__(self, ix, **kwargs)
         _start_fork_server()
         self.context = _context()
+        self.procs, self.batchsize, self.subargs = procs, batchsize, kwargs
+        self.multisegment = multisegment
+        self.tasks = []
+        self.docbuffer = []
+        self._grouping = 0
+        self._added_sub = False
         # Jobs go straight into the pipe (a SimpleQueue has no feeder thread): Ctrl-C in
         # the middle of Queue.put() can leave its lock held, and the exit handler that
         # flushes a Queue then waits on that lock forever. Each job is one temporary

@@ -1,0 +1,100 @@
+"""Library code changes nothing process-wide: importing any module of papers, or calling
+it, leaves os.environ, the multiprocessing start method, logger levels, signal handlers
+and the modules other code imports as they were. Only the ``papers`` entry point sets
+process-wide things."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from conftest import SEEDS
+
+STATE = r"""
+import importlib, logging, multiprocessing, os, signal, sys
+
+def state():
+    return {
+        "environ": dict(os.environ),
+        "start method": multiprocessing.get_start_method(allow_none=True),
+        "logger levels": {n: l.level for n, l in logging.Logger.manager.loggerDict.items()
+                          if isinstance(l, logging.Logger) and l.level},
+        "SIGINT": repr(signal.getsignal(signal.SIGINT)),
+        "excepthook": repr(sys.excepthook),
+    }
+"""
+
+
+def run(code: str) -> dict:
+    result = subprocess.run([sys.executable, "-c", STATE + code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return json.loads(result.stdout.splitlines()[-1])
+
+
+def test_importing_every_module_changes_no_process_state():
+    out = run(r"""
+import json, pkgutil, papercli
+before = state()
+names = [m.name for m in pkgutil.walk_packages(papercli.__path__, "papercli.")]
+for name in names:
+    importlib.import_module(name)
+print(json.dumps({"before": before, "after": state(), "modules": len(names)}))
+""")
+    assert out["modules"] > 50
+    assert out["after"] == out["before"]
+
+
+def test_using_the_library_changes_no_process_state(tmp_path):
+    """An ingest large enough for the two indexing processes, a search and an export."""
+    docs = tmp_path / "docs"
+    subprocess.run([sys.executable, "benchmarks/generate.py", "1100", str(docs)], check=True,
+                   capture_output=True, cwd=SEEDS[0].parent.parent)  # fmt: skip
+    out = run(rf"""
+import json
+from pathlib import Path
+before = state()
+from papercli.ingest import ingest
+from papercli.search import query
+from papercli.search.index import PaperIndex
+from papercli.store.library import Library
+from papercli.export import render
+library = Library(Path({str(tmp_path / "lib")!r}))
+ingest(library, [*map(Path, {[str(p) for p in SEEDS]!r}), *sorted(Path({str(docs)!r}).glob("*.txt"))])
+index = PaperIndex(library).open()
+hits = query.search(index, "muon")
+render("bibtex", [hit.record for hit in hits])
+print(json.dumps({{"before": before, "after": state(), "hits": len(hits),
+                  "default start method": multiprocessing.get_context().get_start_method()}}))
+""")
+    assert out["hits"] >= 4
+    # Starting a fork server makes multiprocessing itself record the start method in use
+    # (spawn.get_preparation_data asks for it): it stays the platform's default.
+    assert out["before"].pop("start method") is None
+    assert out["after"].pop("start method") == out["default start method"]
+    assert out["after"] == out["before"]
+
+
+def test_after_a_command_other_code_gets_the_real_modules(seeded_library):
+    """Whoosh is imported without urllib.request, asyncio and its morphology tables, yet
+    nothing planted stays where other code (an HTTP client, Whoosh's Variations) looks."""
+    out = run(rf"""
+import json
+sys.argv = ["papers", "--library", {str(seeded_library.root)!r}, "search", "muon"]
+from papercli.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+skipped = [m for m in ("urllib.request", "asyncio", "whoosh.lang.morph_en") if m in sys.modules]
+import urllib.request
+real_request = getattr(urllib.request, "__file__", None) is not None
+stable = urllib.request.Request is urllib.request.Request
+import whoosh.lang.morph_en as morph
+from whoosh.query.terms import variations
+print(json.dumps({{"skipped": skipped, "real request": real_request, "stable": stable,
+                   "real morph": getattr(morph, "__file__", None) is not None,
+                   "variations": sorted(variations("running"))[:3]}}))
+""")
+    assert out == {"skipped": [], "real request": True, "stable": True, "real morph": True,
+                   "variations": ["ran", "run", "runner"]}  # fmt: skip
