@@ -13,8 +13,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from papercli.search import query
 from papercli.render import Environment, print_hits, snippet_width
+from papercli.search import query
 from papercli.search.index import PaperIndex
 from papercli.store.library import Library
 
