@@ -22,8 +22,7 @@ def test_digest_header(digest):
     assert (digest.venue, digest.year) == ("ICLR", 2026)
     assert digest.category == "优化/理论"
     assert digest.declared_count == 45
-    assert digest.hot_topics == {"推理": 3, "LLM": 3, "联邦学习": 3}
-    assert digest.warnings == []
+    assert digest.warnings == []  # the hot-topics line is understood (and not a paper)
 
 
 def test_digest_entries_all_found_with_lines(digest):

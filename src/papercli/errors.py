@@ -42,3 +42,7 @@ class RecordError(PapersError):
 
 class NothingFound(PapersError):
     exit_code = EXIT_NOTHING_FOUND
+
+
+class TaxonomyError(PapersError):
+    """A taxonomy file that cannot be read or does not validate."""

@@ -151,9 +151,7 @@ class _Batch:
             record = self.find(entry)
             if record is None:
                 record, outcome = self.create(entry, source), "new"
-            elif any(
-                s.document == source.document and s.line == source.line for s in record.sources
-            ):
+            elif record.cites(source):
                 outcome = "unchanged"
             else:
                 merge_entry(record, entry, source)

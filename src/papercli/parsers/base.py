@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from ..store.record import Record
+from ..store.record import Paper, Record
 
 # "- Title" starts an entry in list-shaped documents.
 ENTRY_RE = re.compile(r"^[ \t]*[-•*][ \t]+(\S.*)$")
@@ -15,20 +13,11 @@ ENTRY_RE = re.compile(r"^[ \t]*[-•*][ \t]+(\S.*)$")
 URL_RE = re.compile(r"https?://[^\s<>()\[\]（）]+[^\s<>()\[\].,;:!?'\"（）。，；]")
 
 
-@dataclass
-class Entry:
+@dataclass(kw_only=True)
+class Entry(Paper):
     """One paper as a document states it, before it is merged into the library."""
 
     line: int  # 1-based line where the entry starts
-    title: str | None = None
-    short_name: str | None = None
-    abstract: str | None = None
-    summary_zh: str | None = None
-    urls: list[str] = field(default_factory=list)
-    categories: list[str] = field(default_factory=list)
-    venue: str | None = None
-    year: int | None = None
-    authors: list[str] = field(default_factory=list)
     citekey: str | None = None  # a key the source gives (BibTeX), kept when free
     keywords: list[str] = field(default_factory=list)  # tags the source gives
     record: Record | None = None  # a whole record, from a records export read back in
@@ -52,8 +41,6 @@ class Document:
     year: int | None = None
     category: str | None = None
     declared_count: int | None = None
-    # Header facts kept for the record: hot topics with counts, other venues listed.
-    hot_topics: dict[str, int] = field(default_factory=dict)
     entries: list[Entry] = field(default_factory=list)
     warnings: list[ParseWarning] = field(default_factory=list)
     # (line, what) when another document begins inside this one: refused, not half-parsed

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ..store.record import CITEKEY_RE
 from ..text import collapse_ws, has_cjk
 from ..text.latex import latex_to_text, segments_of_math
 from ..venues import FULL_NAMES, canonical_venue
@@ -120,9 +121,7 @@ def parse(lines: list[str]) -> Document:
                 venue=_venue(fields),
                 year=_year(fields),
                 authors=_authors(fields.get("author", "")),
-                citekey=bib.key
-                if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_:.-]{0,63}", bib.key)
-                else None,
+                citekey=bib.key if CITEKEY_RE.match(bib.key) else None,
                 keywords=[
                     k.strip().lower()
                     for k in re.split(r"[,;]", fields.get("keywords", ""))

@@ -68,7 +68,7 @@ def _parse_header(doc: Document, header: list[str]) -> None:
         if len(_NAV_ITEM_RE.findall(line)) >= 2 or len(pairs) >= 2:
             continue  # navigation to the same category at other venues: not papers
         if topics:
-            doc.hot_topics = {collapse_ws(name): int(count) for name, count in topics}
+            continue  # the page's hot topics with their counts: a summary, not papers
         elif pairs and doc.venue is None:
             doc.venue, doc.year = pairs[0]
             count = _COUNT_RE.search(line)

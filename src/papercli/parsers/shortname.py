@@ -102,7 +102,7 @@ _TRIGGER_RE = re.compile(
     r"|called|named|dubbed|termed|coined)\b",
     re.IGNORECASE,
 )
-_SKIP_WORDS = {"a", "an", "the", "our", "novel", "new", "simple", "first"}
+_SKIP_WORDS = {"a", "an", "the", "our", "novel", "new", "simple", "first"}  # before a name
 _QUOTED_RE = re.compile(r"^\s*(?:(?:a|an|the)\s+)?[“\"'‘]([^”\"'’]{1,40})[”\"'’]")
 _PAREN_RE = re.compile(r"\(([^()]{1,30})\)")
 _DASH_NAME_RE = re.compile(rf"(?:[—–]|-{{2,3}})\s*({_TOKEN})")

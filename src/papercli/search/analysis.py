@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from ..text import CJK_CLASS, CJK_RE
+from ..text import CJK_CLASS, CJK_RE, STOP_WORDS
 from . import engine
 
 engine.load()  # Whoosh without the modules it never uses here (see engine)
@@ -43,10 +43,6 @@ TOKEN_PATTERN = rf"[{CJK_CLASS}]+|∇|(?:(?![{CJK_CLASS}])\w)+"
 # Compiled once, with the flags a pickled index schema recompiles it with (re.UNICODE),
 # so opening the index reuses it: the CJK class costs ~5 ms to compile.
 TOKEN_RE = re.compile(TOKEN_PATTERN, re.UNICODE)
-
-STOP_WORDS = frozenset(
-    ("a an and are as at be by for from in is it of on or that the this to was were with").split()
-)
 
 
 def stem_latin(word: str) -> str:

@@ -15,14 +15,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
-from ..text import ascii_words
+from ..text import STOP_WORDS, ascii_words
 from ..text.latex import latex_to_text
 
 MAX_WORDS = 5
 MAX_LENGTH = 64
-_STOP = set(
-    "a an and are as at by for from in into is of on or the to via with we our this".split()
-)
 
 
 def _slug(words: list[str]) -> str:
@@ -47,7 +44,7 @@ def base_id(
     words = ascii_words(short_name or "")
     if not words:
         text = title or latex_to_text(abstract or "")
-        words = [w for w in ascii_words(text) if w not in _STOP][:MAX_WORDS]
+        words = [w for w in ascii_words(text) if w not in STOP_WORDS][:MAX_WORDS]
     if not words:  # e.g. a paper known only by a Chinese summary: no ASCII to borrow
         text = title or abstract or summary or ""
         words = ["paper", hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]]
@@ -71,7 +68,7 @@ def base_citekey(
     words = ascii_words(short_name or "")
     if not words:
         text = title or latex_to_text(abstract or "")
-        words = [w for w in ascii_words(text) if w not in _STOP][:2]
+        words = [w for w in ascii_words(text) if w not in STOP_WORDS][:2]
     stem = "".join(words)[:40] or "paper"
     return f"{stem}{year or ''}"
 

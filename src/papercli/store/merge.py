@@ -21,7 +21,7 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ..text import fold_key
+from ..text import STOP_WORDS, fold_key
 from ..text.latex import latex_to_text
 from .record import Record, Source
 
@@ -77,11 +77,10 @@ def entry_keys(entry: Entry) -> tuple[str, ...]:
 
 
 _WORD_RE = re.compile(r"[a-z][a-z0-9]+")
-_TITLE_STOP = set("a an and as at by for from in into of on or the to towards via with".split())
 
 
 def _title_in_abstract(title: str, abstract: str) -> bool:
-    title_words = {w for w in _WORD_RE.findall(title.lower()) if w not in _TITLE_STOP}
+    title_words = {w for w in _WORD_RE.findall(title.lower()) if w not in STOP_WORDS}
     abstract_words = set(_WORD_RE.findall(latex_to_text(abstract).lower()))
     return bool(title_words) and len(title_words & abstract_words) * 2 >= len(title_words)
 
@@ -106,19 +105,7 @@ def same_paper(record: Record, entry: Entry) -> bool:
 
 
 def new_record(rid: str, entry: Entry, source: Source) -> Record:
-    return Record(
-        id=rid,
-        title=entry.title,
-        authors=list(entry.authors),
-        short_name=entry.short_name,
-        venue=entry.venue,
-        year=entry.year,
-        categories=list(entry.categories),
-        abstract=entry.abstract,
-        summary_zh=entry.summary_zh,
-        urls=list(entry.urls),
-        sources=[source],
-    )
+    return Record(id=rid, **entry.paper(), sources=[source])
 
 
 def _fold(record: Record, other: Entry | Record, origin: str) -> None:
@@ -143,7 +130,7 @@ def _fold(record: Record, other: Entry | Record, origin: str) -> None:
 
 def merge_entry(record: Record, entry: Entry, source: Source) -> None:
     """Fold *entry* into *record*: fill empty fields, union lists, note disagreements."""
-    if any(s.document == source.document and s.line == source.line for s in record.sources):
+    if record.cites(source):
         return  # this very entry is already part of the record: re-ingest changes nothing
     _fold(record, entry, f"{source.name}:{source.line}")
     record.sources.append(source)
@@ -152,8 +139,7 @@ def merge_entry(record: Record, entry: Entry, source: Source) -> None:
 def merge_record(record: Record, other: Record) -> None:
     """Fold a whole record (read back from an export) into the library's record of the paper."""
     _fold(record, other, f"record {other.id}")
-    seen = {(s.document, s.line) for s in record.sources}
-    record.sources.extend(s for s in other.sources if (s.document, s.line) not in seen)
+    record.sources.extend([s for s in other.sources if not record.cites(s)])
     for kind in ("added", "removed"):
         mine = record.tag_edits.get(kind, [])
         merged = sorted(set(mine) | set(other.tag_edits.get(kind, [])))

@@ -2,7 +2,7 @@
 
 A record is what lives on disk as ``papers/<id>.yaml``. This module knows its fields,
 their order, how to validate a mapping read from YAML, and how to label a paper that
-has no title. It does no I/O (see ``storage``).
+has no title. It does no I/O (see ``store.library``).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ FIELDS = (
 class Source:
     """Where (part of) a record came from: a stored copy of the document, a line, a format."""
 
-    document: str  # path of the stored copy, relative to the library: sources/<sha>-<name>
+    document: str  # the stored copy, relative to the library: sources/<name>-<sha>.<ext>
     name: str  # the file name the user ingested
     line: int
     format: str
@@ -65,27 +65,50 @@ class Source:
             raise RecordError(f"{where}: missing key {exc.args[0]!r}") from None
 
 
-@dataclass
-class Record:
-    id: str
-    citekey: str | None = None  # BibTeX key: unique in the library, kept once given
+@dataclass(kw_only=True)
+class Paper:
+    """What a document can say about a paper: one document's view of it (``Entry``) and the
+    library's merged one (``Record``) share these fields."""
+
     title: str | None = None
     authors: list[str] = field(default_factory=list)  # as written: "Family, Given" (BibTeX)
     short_name: str | None = None
     venue: str | None = None
     year: int | None = None
     categories: list[str] = field(default_factory=list)
-    tags: list[str] = field(default_factory=list)
-    # Tags the user added or removed by hand; they survive re-ingest and retagging.
-    tag_edits: dict[str, list[str]] = field(default_factory=dict)
     abstract: str | None = None
     summary_zh: str | None = None
     urls: list[str] = field(default_factory=list)
+
+    def paper(self) -> dict[str, Any]:
+        """These fields as keyword arguments (lists copied)."""
+        return {name: _copied(getattr(self, name)) for name in PAPER_FIELDS}
+
+
+PAPER_FIELDS = tuple(Paper.__dataclass_fields__)
+
+
+def _copied(value: Any) -> Any:
+    return list(value) if isinstance(value, list) else value
+
+
+@dataclass(kw_only=True)
+class Record(Paper):
+    id: str
+    citekey: str | None = None  # BibTeX key: unique in the library, kept once given
+    tags: list[str] = field(default_factory=list)
+    # Tags the user added or removed by hand; they survive re-ingest and retagging.
+    tag_edits: dict[str, list[str]] = field(default_factory=dict)
     sources: list[Source] = field(default_factory=list)
     # Values a later source gave for a field that already had another value.
     conflicts: list[dict[str, Any]] = field(default_factory=list)
 
     # -- derived views -------------------------------------------------------------------
+
+    def cites(self, source: Source) -> bool:
+        """Whether this record already holds that very entry (same document copy and line):
+        ingesting it again changes nothing."""
+        return any(s.document == source.document and s.line == source.line for s in self.sources)
 
     @property
     def label(self) -> str:

@@ -20,15 +20,11 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from ..errors import PapersError
+from ..errors import PapersError, TaxonomyError
 from ..text import fold_key
 
 TAG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 PACKAGE_FILE = Path(__file__).with_name("taxonomy.yaml")
-
-
-class TaxonomyError(PapersError):
-    pass
 
 
 _PLAIN_WORD_RE = re.compile(r"[a-z0-9]+")

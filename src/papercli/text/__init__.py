@@ -20,6 +20,13 @@ CJK_CLASS = (
     "\U00020000-\U0002ffff"  # CJK Extensions B..
 )
 CJK_RE = re.compile(f"[{CJK_CLASS}]")
+# English function words: not searched for (analysis), not put in ids (ids), not counted
+# when a title is compared with an abstract (merge). One list, so that all three agree.
+STOP_WORDS = frozenset(
+    "a an and are as at be by for from in into is it of on or our that the this to towards "
+    "via was we were with".split()
+)
+
 _WS_RE = re.compile(r"\s+")
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
 _DASH_RE = re.compile(f"[{_DASHES}]")
