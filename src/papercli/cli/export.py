@@ -59,7 +59,6 @@ def export(
     from .. import export as exporters
     from ..search import query as q
     from ..search.hits import RecordStream
-    from ..store.files import atomic_writer
 
     session: Session = ctx.obj
     fmt = fmt or session.settings["export_format"].value
@@ -71,15 +70,20 @@ def export(
     chosen = q.select(index, " ".join(words) or None, filters, ids, session.resolve_tag)
     if not chosen:
         raise session.nothing("no paper to export", filters)
-    env = session.env
-    with env.progress(len(chosen), f"exporting {fmt}") as advance:
-        pieces = exporters.chunks(fmt, RecordStream(index, chosen), advance)
-        if output:
-            with atomic_writer(output) as handle:  # the old file stays until this one is whole
-                for piece in pieces:
-                    handle.write(piece.encode("utf-8"))
-        else:
-            for piece in pieces:
-                env.stdout.write(piece)
+    with session.env.progress(len(chosen), f"exporting {fmt}") as advance:
+        write(session.env, exporters.chunks(fmt, RecordStream(index, chosen), advance), output)
     if output:
-        env.say(f"wrote {len(chosen)} papers to {output}")
+        session.env.say(f"wrote {len(chosen)} papers to {output}")
+
+
+def write(env, pieces, output: Path | None) -> None:
+    """The export to stdout, or to *output* replaced only once the export is whole."""
+    from ..store.files import atomic_writer
+
+    if output is None:
+        for piece in pieces:
+            env.stdout.write(piece)
+        return
+    with atomic_writer(output) as handle:
+        for piece in pieces:
+            handle.write(piece.encode("utf-8"))

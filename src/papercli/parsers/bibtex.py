@@ -94,42 +94,45 @@ def parse(lines: list[str]) -> Document:
             continue
         fields = {f.key.lower(): str(f.value) for f in bib.fields}
         unused.update(k for k in fields if k not in _USED)
-        line = bib.start_line + 1
-        title = text_of(fields["title"]) if fields.get("title") else None
-        if title and _DERIVED in (fields.get("note") or "").lower():
-            title = None  # our own export of an untitled paper: it stays untitled
-        abstract = text_of(fields["abstract"]) if fields.get("abstract") else None
-        annotation = fields.get("annotation") or fields.get("annote") or ""
-        summary = text_of(annotation) if has_cjk(annotation) else None
-        name = text_of(fields["shorthand"]) if fields.get("shorthand") else None
-        urls = URL_RE.findall(fields.get("url", ""))
-        if fields.get("doi"):
-            urls.append("https://doi.org/" + fields["doi"].strip().removeprefix("https://doi.org/"))
-        if not (title or abstract or summary):
-            doc.warn(line, f"entry {bib.key!r} has no title, abstract or summary; skipped")
-            continue
-        doc.entries.append(
-            Entry(
-                line=line,
-                title=title,
-                short_name=name
-                or (title and shortname.from_title(title))
-                or (abstract and shortname.from_abstract(abstract)),
-                abstract=abstract,
-                summary_zh=summary,
-                urls=urls,
-                venue=_venue(fields),
-                year=_year(fields),
-                authors=_authors(fields.get("author", "")),
-                citekey=bib.key if CITEKEY_RE.match(bib.key) else None,
-                keywords=[
-                    k.strip().lower()
-                    for k in re.split(r"[,;]", fields.get("keywords", ""))
-                    if k.strip()
-                ],
-            )
-        )
+        entry = _entry(bib.key, bib.start_line + 1, fields)
+        if entry is None:
+            doc.warn(bib.start_line + 1, f"entry {bib.key!r} has no title, abstract or summary; "
+                                         "skipped")  # fmt: skip
+        else:
+            doc.entries.append(entry)
     if unused:
         names = ", ".join(f"{k} ({n})" for k, n in sorted(unused.items()))
         doc.warn(1, f"fields with no place in a record, kept in the source copy only: {names}")
     return doc
+
+
+def _entry(key: str, line: int, fields: dict[str, str]) -> Entry | None:
+    """One BibTeX entry's fields as an entry (None when it has no text to index)."""
+    title = text_of(fields["title"]) if fields.get("title") else None
+    if title and _DERIVED in (fields.get("note") or "").lower():
+        title = None  # our own export of an untitled paper: it stays untitled
+    abstract = text_of(fields["abstract"]) if fields.get("abstract") else None
+    annotation = fields.get("annotation") or fields.get("annote") or ""
+    summary = text_of(annotation) if has_cjk(annotation) else None
+    if not (title or abstract or summary):
+        return None
+    name = text_of(fields["shorthand"]) if fields.get("shorthand") else None
+    urls = URL_RE.findall(fields.get("url", ""))
+    if fields.get("doi"):
+        urls.append("https://doi.org/" + fields["doi"].strip().removeprefix("https://doi.org/"))
+    keywords = [k.strip().lower() for k in re.split(r"[,;]", fields.get("keywords", ""))]
+    return Entry(
+        line=line,
+        title=title,
+        short_name=name
+        or (title and shortname.from_title(title))
+        or (abstract and shortname.from_abstract(abstract)),
+        abstract=abstract,
+        summary_zh=summary,
+        urls=urls,
+        venue=_venue(fields),
+        year=_year(fields),
+        authors=_authors(fields.get("author", "")),
+        citekey=key if CITEKEY_RE.match(key) else None,
+        keywords=[k for k in keywords if k],
+    )

@@ -101,58 +101,62 @@ def _foreign(line: str) -> str | None:
 
 
 def _parse_entries(doc: Document, lines: list[str], start: int) -> None:
-    i = start
-    n = len(lines)
+    i, n = start, len(lines)
     last_start = max((k for k in range(start, n) if ENTRY_RE.match(lines[k])), default=-1)
     while i < n:
         line = lines[i]
-        if not line.strip():
-            i += 1
-            continue
         m = ENTRY_RE.match(line)
-        if not m:
-            foreign = _foreign(line)
+        if not line.strip() or not m:
+            foreign = line.strip() and _foreign(line)
             if foreign:
                 doc.foreign = (i + 1, foreign)
                 return
-            doc.warn(i + 1, f"text outside any entry, ignored: {shorten(collapse_ws(line), 60)!r}")
+            if line.strip():
+                stray = shorten(collapse_ws(line), 60)
+                doc.warn(i + 1, f"text outside any entry, ignored: {stray!r}")
             i += 1
             continue
-        entry_line = i + 1
-        title = collapse_ws(m.group(1))
-        i += 1
-        if i < n and _SEPARATOR_RE.match(lines[i]):
-            i += 1
-        summary_lines = []
-        while i < n and lines[i].strip() and not ENTRY_RE.match(lines[i]):
-            if _SEPARATOR_RE.match(lines[i]):
-                break
-            if summary_lines and _foreign(lines[i]):  # a page glued on without a blank line
-                doc.foreign = (i + 1, _foreign(lines[i]))
-                return
-            summary_lines.append(lines[i])
-            i += 1
+        entry_line, title = i + 1, collapse_ws(m.group(1))
+        i += 2 if i + 1 < n and _SEPARATOR_RE.match(lines[i + 1]) else 1
+        summary_lines, i = _summary_lines(doc, lines, i)
+        if doc.foreign:
+            return
         summary = collapse_ws(" ".join(summary_lines)) or None
-        if entry_line - 1 == last_start and (
-            summary is None or not summary.endswith(_SENTENCE_END)
-        ):
-            what = "has no summary" if summary is None else "summary stops mid-sentence"
-            cut = f"last entry {shorten(title, 50)!r} {what}: document cut short? skipped"
-            doc.warn(entry_line, cut)
-            continue
-        if summary is None:
-            kept = f"entry {shorten(title, 50)!r} has no summary; kept with its title only"
-            doc.warn(entry_line, kept)
-        doc.entries.append(
-            Entry(
-                line=entry_line,
-                title=title,
-                short_name=shortname.from_title(title)
-                or (summary and shortname.from_summary(summary)),
-                summary_zh=summary,
-                urls=URL_RE.findall(summary or ""),
-                categories=[doc.category] if doc.category else [],
-                venue=doc.venue,
-                year=doc.year,
-            )
+        _add_entry(doc, entry_line, title, summary, last=entry_line - 1 == last_start)
+
+
+def _summary_lines(doc: Document, lines: list[str], i: int) -> tuple[list[str], int]:
+    """An entry's summary lines from line *i* on, up to a blank line, a separator or the
+    next entry; and the line after them. A page glued on without a blank line sets
+    ``doc.foreign``."""
+    out: list[str] = []
+    while i < len(lines) and lines[i].strip() and not ENTRY_RE.match(lines[i]):
+        if _SEPARATOR_RE.match(lines[i]):
+            break
+        if out and _foreign(lines[i]):
+            doc.foreign = (i + 1, _foreign(lines[i]))
+            break
+        out.append(lines[i])
+        i += 1
+    return out, i
+
+
+def _add_entry(doc: Document, line: int, title: str, summary: str | None, last: bool) -> None:
+    if last and (summary is None or not summary.endswith(_SENTENCE_END)):
+        what = "has no summary" if summary is None else "summary stops mid-sentence"
+        doc.warn(line, f"last entry {shorten(title, 50)!r} {what}: document cut short? skipped")
+        return
+    if summary is None:
+        doc.warn(line, f"entry {shorten(title, 50)!r} has no summary; kept with its title only")
+    doc.entries.append(
+        Entry(
+            line=line,
+            title=title,
+            short_name=shortname.from_title(title) or (summary and shortname.from_summary(summary)),
+            summary_zh=summary,
+            urls=URL_RE.findall(summary or ""),
+            categories=[doc.category] if doc.category else [],
+            venue=doc.venue,
+            year=doc.year,
         )
+    )

@@ -35,57 +35,69 @@ class Problem:
 
 
 def check(library: Library) -> list[Problem]:
-    problems: list[Problem] = []
-    root = library.root
-    if (root / TXN_DIR).exists():
-        state = "committed" if (root / TXN_DIR / "COMMIT").exists() else "uncommitted"
-        problems.append(
-            Problem("interrupted write", TXN_DIR, f"a killed command left an {state} write", True)
-        )
+    problems = _leftovers(library)
+    records = _Records()
+    for entry in sorted(library.record_files(), key=lambda e: e.name):
+        records.stamps[entry.name] = Stamp.of(entry.stat()).as_list()
+        try:
+            record = library.load_path(library.papers_dir / entry.name)
+        except RecordError as exc:
+            problems.append(Problem("invalid record", f"papers/{entry.name}", _reason(str(exc)),
+                                    False))  # fmt: skip
+            continue
+        problems += records.check(library, record, f"papers/{entry.name}")
+    for copy in sorted(library.sources_dir.glob("[!.]*")) if library.sources_dir.is_dir() else []:
+        if copy.is_file() and f"sources/{copy.name}" not in records.cited:
+            message = "no record cites this document copy"
+            problems.append(Problem("orphaned source copy", f"sources/{copy.name}", message, True))
+    return problems + _index_problems(library, records.stamps)
+
+
+def _leftovers(library: Library) -> list[Problem]:
+    """What killed commands leave: a write in progress, temporary files, pending copies."""
+    problems = []
+    if (library.root / TXN_DIR).exists():
+        state = "committed" if (library.root / TXN_DIR / "COMMIT").exists() else "uncommitted"
+        message = f"a killed command left an {state} write"
+        problems.append(Problem("interrupted write", TXN_DIR, message, True))
     for folder in (library.papers_dir, library.sources_dir):
         for stray in sorted(folder.glob(".*.tmp")) if folder.exists() else []:
             where = f"{folder.name}/{stray.name}"
             problems.append(Problem("temporary file", where, "left by a killed write", True))
-
     for folder in library.stale_pending():
         n = sum(1 for _ in folder.iterdir())
         message = f"{n} document cop{'y' if n == 1 else 'ies'} left by an interrupted ingest"
         where = folder.relative_to(library.root).as_posix()
         problems.append(Problem("orphaned source copies", where, message, True))
+    return problems
 
-    ids: dict[str, str] = {}
-    keys: dict[str, str] = {}
-    stamps: dict[str, list[int]] = {}
-    cited: set[str] = set()
-    for entry in sorted(library.record_files(), key=lambda e: e.name):
-        where = f"papers/{entry.name}"
-        stamps[entry.name] = Stamp.of(entry.stat()).as_list()
-        try:
-            record = library.load_path(library.papers_dir / entry.name)
-        except RecordError as exc:
-            problems.append(Problem("invalid record", where, _reason(str(exc)), False))
-            continue
-        if record.id in ids:
-            problems.append(
-                Problem("duplicate id", where, f"{record.id} is also in {ids[record.id]}", False)
-            )
-        ids.setdefault(record.id, where)
+
+class _Records:
+    """What the records seen so far claim: ids, citation keys, cited copies, stamps."""
+
+    def __init__(self) -> None:
+        self.ids: dict[str, str] = {}
+        self.keys: dict[str, str] = {}
+        self.cited: set[str] = set()
+        self.stamps: dict[str, list[int]] = {}
+
+    def check(self, library: Library, record, where: str) -> list[Problem]:
+        problems = []
+        if record.id in self.ids:
+            message = f"{record.id} is also in {self.ids[record.id]}"
+            problems.append(Problem("duplicate id", where, message, False))
+        self.ids.setdefault(record.id, where)
+        if record.citekey and record.citekey in self.keys:
+            message = f"citation key {record.citekey} is also in {self.keys[record.citekey]}"
+            problems.append(Problem("duplicate citation key", where, message, False))
         if record.citekey:
-            if record.citekey in keys:
-                message = f"citation key {record.citekey} is also in {keys[record.citekey]}"
-                problems.append(Problem("duplicate citation key", where, message, False))
-            keys.setdefault(record.citekey, where)
+            self.keys.setdefault(record.citekey, where)
         for source in record.sources:
-            cited.add(source.document)
-            if not (root / source.document).is_file():
+            self.cited.add(source.document)
+            if not (library.root / source.document).is_file():
                 message = f"{source.document} (from {source.name}:{source.line}) is missing"
                 problems.append(Problem("missing source copy", where, message, False))
-    for copy in sorted(library.sources_dir.glob("[!.]*")) if library.sources_dir.is_dir() else []:
-        if copy.is_file() and f"sources/{copy.name}" not in cited:
-            message = "no record cites this document copy"
-            problems.append(Problem("orphaned source copy", f"sources/{copy.name}", message, True))
-    problems += _index_problems(library, stamps)
-    return problems
+        return problems
 
 
 def _reason(message: str) -> str:
