@@ -7,10 +7,10 @@ import os
 
 import pytest
 
-from conftest import BUNDLED, DIGEST, SEEDS
 from papercli.errors import DocumentError
 from papercli.ingest import ingest
 from papercli.store.record import ID_RE
+from testing import BUNDLED, DIGEST, SEEDS
 
 
 def record_files(library):
@@ -175,21 +175,26 @@ def test_same_short_name_different_paper_stays_separate(seeded_library, tmp_path
     assert seeded_library.load("iclr2026-rrnco-2").citekey == "rrnco2026a"
 
 
-def test_records_of_finished_documents_are_parked_and_come_back_whole(tmp_library, monkeypatch):
-    """Between documents the batch holds records as JSON, not objects; the RRNCO entry of
-    the second seed brings the first seed's record back to life and merges into it."""
-    import papercli.ingest as ingest_module
+def test_records_of_finished_documents_are_parked_and_come_back_whole(tmp_library, digest,
+                                                                       abstracts):  # fmt: skip
+    """Between documents a Batch holds records as JSON, not objects; the RRNCO entry of the
+    second seed brings the first seed's record back to life and merges into it."""
+    from papercli.ingest import Batch, IngestReport
+    from papercli.search.index import PaperIndex
+    from papercli.store.record import Source
 
-    seen = []
-    park = ingest_module._Batch.park
-
-    def spy(batch):
-        park(batch)
-        seen.append((len(batch.records), len(batch.parked)))
-
-    monkeypatch.setattr(ingest_module._Batch, "park", spy)
-    report = ingest(tmp_library, SEEDS)
-    assert seen == [(0, 45), (0, 63)]  # after each document: no live objects left
-    assert "iclr2026-rrnco" in report.merged
-    record = tmp_library.load("iclr2026-rrnco")
-    assert record.title and record.summary_zh and record.abstract  # both sources' fields
+    index = PaperIndex(tmp_library).open()
+    report = IngestReport()
+    with index.ix.searcher() as searcher:
+        batch = Batch(tmp_library, index, searcher)
+        for doc, name in ((digest, "digest.txt"), (abstracts, "abstracts.txt")):
+            for entry in doc.entries:
+                source = Source(f"sources/{name}", name, entry.line, doc.format, entry.fields())
+                batch.add(entry, source, report)
+            batch.park()
+            assert batch.records == {}  # no live objects left between documents
+        assert len(batch.parked) == 63
+        rrnco = batch.take("iclr2026-rrnco")
+    assert report.merged == ["iclr2026-rrnco"] and len(report.new) == 63
+    assert rrnco.title and rrnco.summary_zh and rrnco.abstract  # both sources' fields
+    assert [s.name for s in rrnco.sources] == ["digest.txt", "abstracts.txt"]

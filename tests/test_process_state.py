@@ -9,7 +9,7 @@ import json
 import subprocess
 import sys
 
-from conftest import SEEDS
+from testing import SEEDS
 
 STATE = r"""
 import importlib, logging, multiprocessing, os, signal, sys

@@ -57,7 +57,7 @@ def _pack(record: Record) -> str:
     return json.dumps(record.to_dict(), ensure_ascii=False)
 
 
-class _Batch:
+class Batch:
     """Records touched by this ingest, and which identity key belongs to which of them.
 
     The records of the document being ingested are objects; once it is done they are
@@ -215,7 +215,7 @@ def _merge_and_save(library: Library, staged: list, taxonomy: Taxonomy, progress
     with library.lock():
         index = PaperIndex(library).open(progress=progress)
         with index.ix.searcher() as searcher:
-            batch = _Batch(library, index, searcher)
+            batch = Batch(library, index, searcher)
             total = sum(count for _p, _doc, count, _rel, _at in staged)
             with progress(total, "ingesting") as advance:
                 for path, header, count, rel, at in staged:

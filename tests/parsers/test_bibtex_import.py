@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import yaml
 
-from conftest import BUNDLED
 from papercli.export import render
 from papercli.ingest import ingest
 from papercli.parsers import parse_bytes
@@ -12,6 +11,7 @@ from papercli.search.index import PaperIndex
 from papercli.search.query import Filters, list_papers
 from papercli.store.library import Library
 from papercli.text.latex import latex_to_text
+from testing import BUNDLED
 
 REFS = r"""% my references
 @article{smith2020muon,

@@ -7,7 +7,6 @@ from collections import Counter
 
 import pytest
 
-from conftest import DIGEST
 from papercli.errors import TaxonomyError
 from papercli.tags import taxonomy as taxonomy_module
 from papercli.tags.taxonomy import (
@@ -16,8 +15,10 @@ from papercli.tags.taxonomy import (
     Taxonomy,
     load_taxonomy,
     parse_taxonomy,
+    user_taxonomy_path,
 )
 from papercli.text import fold_key
+from testing import DIGEST
 
 
 def make(tags: dict) -> Taxonomy:
@@ -244,15 +245,15 @@ def test_every_shipped_alias_matches_itself(tax):
             assert name in tax.tag_text(f"({alias})"), f"{name}: {alias!r}"
 
 
-def test_default_load_uses_the_package_file_when_the_user_has_none(monkeypatch, tmp_path):
-    monkeypatch.setattr(taxonomy_module, "user_taxonomy_path", lambda: tmp_path / "none.yaml")
+def test_default_load_uses_the_package_file_when_the_user_has_none():
+    assert not user_taxonomy_path().exists()  # (the config folder is a test's own)
     assert load_taxonomy().source == str(PACKAGE_FILE)
 
 
-def test_a_user_file_replaces_the_package_file(monkeypatch, tmp_path):
-    user = tmp_path / "taxonomy.yaml"
+def test_a_user_file_replaces_the_package_file():
+    user = user_taxonomy_path()  # in $XDG_CONFIG_HOME, a test's own folder
+    user.parent.mkdir(parents=True)
     user.write_text("version: 1\ntags:\n  astro:\n    en: [galaxy]\n    zh: [星系]\n", "utf-8")
-    monkeypatch.setattr(taxonomy_module, "user_taxonomy_path", lambda: user)
     t = load_taxonomy()
     assert t.source == str(user)
     assert list(t.tags) == ["astro"]

@@ -7,16 +7,13 @@ import itertools
 import re
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import BUNDLED, ROOT
-from tmux import BIN, Terminal
-
-PAPERS = str(BIN / "papers")
+from testing import BUNDLED, PAPERS, generate_documents
+from tmux import Terminal
 
 pytestmark = pytest.mark.slow
 
@@ -161,18 +158,11 @@ def test_aliases_are_whole_at_80_columns(library, tmp_path):
 # --- Ctrl-C ---------------------------------------------------------------------------------------
 
 
-def generated(tmp_path_factory, size: int) -> list[Path]:
-    out = tmp_path_factory.mktemp("docs")
-    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"), str(size), str(out)],
-                   check=True, capture_output=True)  # fmt: skip
-    return sorted(out.glob("*.txt"))
-
-
 @pytest.fixture(scope="module")
 def big(tmp_path_factory):
     """1,500 generated papers (enough for the two-process index writer) and the records
     they make when added to the bundled library, uninterrupted."""
-    docs = generated(tmp_path_factory, 1500)
+    docs = generate_documents(1500, tmp_path_factory.mktemp("docs"))
     after = tmp_path_factory.mktemp("after") / "lib"
     shutil.copytree(BUNDLED, after, ignore=shutil.ignore_patterns(".index", ".lock"))
     subprocess.run([PAPERS, "--library", str(after), "ingest", *map(str, docs)], check=True,

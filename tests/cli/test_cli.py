@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from conftest import ABSTRACTS, DIGEST, SEEDS
 from papercli import __version__
 from papercli.cli.app import app
 from papercli.store.record import FIELDS
+from testing import ABSTRACTS, DIGEST, PAPERS, SEEDS
 
-PAPERS = Path(sys.executable).with_name("papers")
 MUON_LINES = [
     "iclr2026-convergence-muon-newton-schulz",
     "iclr2026-muonbp",
@@ -276,7 +273,7 @@ def test_the_readme_shows_what_make_run_prints_today(tmp_path):
     """The README's `make run` output is the tool's own, not an old capture."""
     import shutil
 
-    from conftest import BUNDLED, ROOT
+    from testing import BUNDLED, ROOT
 
     readme = (ROOT / "README.md").read_text("utf-8")
     block = readme.split("$ make run\n", 1)[1].split("```", 1)[0]

@@ -10,15 +10,12 @@ import re
 import select
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from conftest import ROOT
 from papercli.cli.app import app
-
-PAPERS = Path(sys.executable).with_name("papers")
+from testing import PAPERS, ROOT, generate_documents
 
 
 def invoke(*args, env=None):
@@ -144,10 +141,7 @@ def test_no_color_keeps_the_table_without_colour(seeded_library, switch, env):
 
 @pytest.mark.slow
 def test_progress_bar_on_a_terminal_and_nothing_on_a_pipe(tmp_path):
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from generate import generate
-
-    generate(300, tmp_path / "docs", seed=5)
+    generate_documents(300, tmp_path / "docs", seed=5)
     docs = sorted(map(str, (tmp_path / "docs").glob("*.txt")))
     code, screen = run_in_pty(["--library", str(tmp_path / "a"), "ingest", *docs])
     assert code == 0 and "ingesting" in screen and "━" in screen and "/s" in screen

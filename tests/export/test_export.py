@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 
 import pytest
@@ -13,15 +11,16 @@ from papercli.export.bibtex import DERIVED_NOTE
 from papercli.search.index import PaperIndex
 from papercli.search.query import Filters, list_papers
 from papercli.store.record import Record
+from testing import need_tools
 
 HOSTILE_TITLE = r"Q&A: 100% of #1 a_b {x} ~y^z \Ours ∇-Net Πnet 3×3 [mask] | $O(T)$ @misc{"
 
 
 @pytest.fixture(scope="module")
-def records(_seeded_template):
+def records(seeded_template):
     from papercli.store.library import Library
 
-    index = PaperIndex(Library(_seeded_template)).open()
+    index = PaperIndex(Library(seeded_template)).open()
     return [h.record for h in list_papers(index, Filters())]
 
 
@@ -101,14 +100,6 @@ def test_hostile_text_is_escaped(records):
     assert utf8.fields["annotation"] == r"提出 {\ensuremath{\nabla}}-Net｜方法，提升 95\%。"
 
 
-def tool_available(*names):
-    missing = [n for n in names if shutil.which(n) is None]
-    if missing and os.environ.get("PAPERS_REQUIRE_TOOLS"):
-        pytest.fail(f"required tools missing: {', '.join(missing)}")
-    if missing:
-        pytest.skip(f"not installed: {', '.join(missing)}")
-
-
 def latex(tmp_path, tex, steps):
     (tmp_path / "main.tex").write_text(tex)
     for step in steps:
@@ -122,7 +113,7 @@ def latex(tmp_path, tex, steps):
 
 @pytest.mark.slow
 def test_compiles_with_pdflatex_and_classic_bibtex(records, tmp_path):
-    tool_available("pdflatex", "bibtex")
+    need_tools("pdflatex", "bibtex")
     (tmp_path / "lib.bib").write_text(render("bibtex", [*records, hostile()]), encoding="ascii")
     tex = "\\documentclass{article}\\begin{document}\\nocite{*}\\bibliographystyle{plain}\\bibliography{lib}\\end{document}\n"
     pdf = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "main.tex"]
@@ -135,7 +126,7 @@ def test_compiles_with_pdflatex_and_classic_bibtex(records, tmp_path):
 
 @pytest.mark.slow
 def test_compiles_with_pdflatex_biblatex_and_biber(records, tmp_path):
-    tool_available("pdflatex", "biber")
+    need_tools("pdflatex", "biber")
     (tmp_path / "lib.bib").write_text(render("biblatex", [*records, hostile()]), encoding="utf-8")
     tex = (
         "\\documentclass{article}\\usepackage[utf8]{inputenc}"
@@ -220,7 +211,7 @@ def test_csl_json_items(records):
 
 @pytest.mark.slow
 def test_csl_json_renders_with_pandoc_citeproc(records, tmp_path):
-    tool_available("pandoc")
+    need_tools("pandoc")
     (tmp_path / "lib.json").write_text(render("csl-json", [*records, hostile()]), encoding="utf-8")
     (tmp_path / "doc.md").write_text("---\nnocite: '@*'\n...\n", encoding="utf-8")
     result = subprocess.run(
@@ -238,11 +229,11 @@ def test_csl_json_renders_with_pandoc_citeproc(records, tmp_path):
 
 
 @pytest.mark.parametrize("fmt", ["json", "yaml"])
-def test_export_then_ingest_gives_identical_records(_seeded_template, tmp_path, fmt):
+def test_export_then_ingest_gives_identical_records(seeded_template, tmp_path, fmt):
     from papercli.ingest import ingest
     from papercli.store.library import Library
 
-    source = Library(_seeded_template)
+    source = Library(seeded_template)
     index = PaperIndex(source).open()
     dump = tmp_path / f"all.{fmt}"
     dump.write_text(render(fmt, [h.record for h in list_papers(index, Filters())]), "utf-8")
@@ -262,8 +253,8 @@ def test_keys_are_the_same_in_any_subset(records):
 
 
 def test_user_set_citekey_is_kept(seeded_library):
-    from conftest import SEEDS
     from papercli.ingest import ingest
+    from testing import SEEDS
 
     path = seeded_library.record_path("iclr2026-qzo")
     path.write_text(path.read_text("utf-8").replace("citekey: qzo2026", "citekey: Smith:QZO"))

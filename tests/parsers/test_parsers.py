@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ABSTRACTS, DIGEST
 from papercli.errors import DocumentError
 from papercli.parsers import parse_bytes, parse_file
+from testing import ABSTRACTS, DIGEST
 
 
 def by_title(doc, prefix):

@@ -7,13 +7,13 @@ import os
 import pytest
 from typer.testing import CliRunner
 
-from conftest import SEEDS
 from papercli.cli.app import app
 from papercli.errors import UsageError
 from papercli.ingest import ingest
 from papercli.store.record import Record
 from papercli.tags.tagging import apply_tags, edit, edit_tags, normalise_tag, retag
 from papercli.tags.taxonomy import load_taxonomy, user_taxonomy_path
+from testing import SEEDS
 
 
 def test_edit_rules():

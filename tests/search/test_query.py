@@ -19,10 +19,10 @@ MUON = {
 
 
 @pytest.fixture(scope="module")
-def index(_seeded_template):
+def index(seeded_template):
     from papercli.store.library import Library
 
-    return PaperIndex(Library(_seeded_template)).open()
+    return PaperIndex(Library(seeded_template)).open()
 
 
 def oracle(index, needle: str) -> set[str]:

@@ -9,15 +9,13 @@ import random
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, SEEDS
+from testing import PAPERS, SEEDS, generate_documents
 
-PAPERS = Path(sys.executable).with_name("papers")
 KILL_POINTS = 12  # per command; more with PAPERS_KILL_POINTS
 
 
@@ -37,12 +35,9 @@ def snapshot(lib: Path) -> dict[str, bytes]:
 @pytest.fixture(scope="module")
 def setup(tmp_path_factory):
     """A library with the seeds and a user's tag edit, and a 300-paper batch to ingest."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from generate import generate
-
     base = tmp_path_factory.mktemp("crash")
     docs = base / "docs"
-    generate(300, docs, seed=7)
+    generate_documents(300, docs, seed=7)
     lib = base / "before"
     papers(lib, "ingest", *map(str, SEEDS))
     papers(lib, "tag", "iclr2026-muonbp", "--add", "reading-list", "--remove", "llm")

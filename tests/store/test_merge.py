@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from conftest import ABSTRACTS, DIGEST
 from papercli.parsers import parse_file
 from papercli.parsers.base import Entry
 from papercli.store.merge import entry_keys, merge_entry, new_record, same_paper
 from papercli.store.record import Source
+from testing import ABSTRACTS, DIGEST
 
 SRC = Source("sources/a.txt", "a.txt", 1, "digest", [])
 SRC2 = Source("sources/b.txt", "b.txt", 9, "abstracts", [])

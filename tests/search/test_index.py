@@ -10,6 +10,7 @@ import pytest
 from papercli.search.index import PaperIndex
 from papercli.search.query import Filters, list_papers, search
 from papercli.store.library import Library
+from testing import generate_documents
 
 
 def ids(hits):
@@ -115,18 +116,14 @@ def test_the_parallel_writer_builds_the_same_index(tmp_path, monkeypatch):
     """Large batches index in two processes started from a fork server: same papers,
     same answers, same vocabulary as the one-process writer."""
     import json
-    import sys
 
     import papercli.search.writer as writer_module
-    from conftest import ROOT, SEEDS
     from papercli.ingest import ingest
     from papercli.search import query
     from papercli.store.library import Library
+    from testing import SEEDS
 
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from generate import generate
-
-    generate(250, tmp_path / "docs", seed=11)  # more than one job of 100 papers
+    generate_documents(250, tmp_path / "docs", seed=11)  # more than one job of 100 papers
     documents = [*SEEDS, *sorted((tmp_path / "docs").glob("*.txt"))]
 
     def build(name: str, parallel_from: int) -> Library:

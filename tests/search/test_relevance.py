@@ -6,17 +6,15 @@ judged best paper lower. Each query kind the query language offers is represente
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 import yaml
 
-from conftest import BUNDLED
 from papercli.search.index import PaperIndex
 from papercli.search.query import search
 from papercli.store.library import Library
+from testing import BUNDLED, TEST_DATA
 
-JUDGED = yaml.safe_load((Path(__file__).parent / "data" / "relevance.yaml").read_text("utf-8"))
+JUDGED = yaml.safe_load((TEST_DATA / "relevance.yaml").read_text("utf-8"))
 
 
 @pytest.fixture(scope="module")

@@ -9,22 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, SEEDS
-
-PAPERS = Path(sys.executable).with_name("papers")
+from testing import PAPERS, ROOT, SEEDS, generate_documents
 
 
 @pytest.mark.slow
 def test_parallel_ingests_serialise_and_searches_keep_working(tmp_path):
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from generate import generate
-
     lib = tmp_path / "lib"
     subprocess.run([str(PAPERS), "--library", str(lib), "ingest", *map(str, SEEDS)], check=True)
     batches = []
     for seed in (1, 2, 3):
         folder = tmp_path / f"docs{seed}"
-        generate(150, folder, seed=seed)
+        generate_documents(150, folder, seed=seed)
         batches.append(sorted(map(str, folder.glob("*.txt"))))
     writers = [
         subprocess.Popen(

@@ -10,10 +10,10 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from conftest import DIGEST
 from papercli.cli.app import app
+from testing import DIGEST, TEST_DATA
 
-BAD = Path(__file__).parent / "data" / "bad"
+BAD = TEST_DATA / "bad"
 CASES = yaml.safe_load((BAD / "cases.yaml").read_text("utf-8"))
 
 

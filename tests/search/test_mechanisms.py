@@ -9,9 +9,9 @@ import sys
 import pytest
 
 import papercli.search.writer as writer_module
-from conftest import ROOT
 from papercli.ingest import ingest
 from papercli.search.index import PaperIndex
+from testing import ROOT
 
 
 def imported(*args: str, library=None) -> set[str]:
