@@ -48,7 +48,10 @@ COMMON_TERM = "learning"
 PHRASE = "federated learning"
 CHINESE = "联邦学习"
 TAG = "federated-learning"
-FLOOR_WHOOSH = "import papercli.search.engine, whoosh.index, whoosh.searching, whoosh.qparser"
+FLOOR_WHOOSH = (
+    "from papercli.search import engine; engine.load(); "
+    "import whoosh.index, whoosh.searching, whoosh.qparser"
+)
 
 # label, papers arguments (without --library), key of the rg row it is compared with
 PAPERS_COMMANDS = [

@@ -1,5 +1,7 @@
-"""Exporters: one module per output format, each with ``chunks(records, **options)``, a
-generator of text: an export of any size is written as it is produced.
+"""Exporters: one module per output format.
+
+In: records, one at a time (``search.hits.RecordStream``). Out: text, as a generator of
+chunks (``chunks(records, **options)``): an export of any size is written as it is made.
 
     markdown   GitHub-flavoured Markdown: an index table and a section per paper
     bibtex     BibTeX in ASCII with LaTeX escapes, for classic bibtex

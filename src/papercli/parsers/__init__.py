@@ -1,5 +1,9 @@
 """Document formats: decode the bytes, recognise the format from content, parse it.
 
+In: a file's bytes (UTF-8, UTF-16, GB18030). Out: a ``Document``: its header facts, one
+``Entry`` per paper it lists (with its line), and warnings with lines; or a
+``DocumentError`` saying why the file cannot be used.
+
 Each format is one module with ``NAME``, ``DESCRIPTION``, ``sniff(lines) -> bool`` and
 ``parse(lines) -> Document``. Adding a format means adding a module to ``FORMATS``.
 The file name never decides the format.

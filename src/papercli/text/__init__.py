@@ -1,4 +1,5 @@
-"""Small text helpers shared by parsers, ids, rendering and exports.
+"""Small text helpers shared by parsers, ids, rendering and exports (``latex``: LaTeX and
+Markdown leftovers read as plain text).
 
 Everything here is pure string work: no I/O, no third-party imports at module
 level (pylatexenc is imported only by the functions that need it).
