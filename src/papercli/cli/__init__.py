@@ -10,12 +10,12 @@
     completion.py  shell completion scripts; ids and tags completed
 
 ``main`` is the program. Whatever a command changes for the whole process is set there,
-and only there: how Typer formats help, what Ctrl-C does, and which loggers speak.
+and only there: how Typer formats help and what Ctrl-C does (and, in ``ingest``, which
+loggers speak).
 """
 
 from __future__ import annotations
 
-import logging
 import os
 import signal
 import sys
@@ -35,8 +35,6 @@ def main() -> None:
         # (read by Typer when it is imported, hence before importing the commands).
         os.environ["TYPER_USE_RICH"] = "0"
     signal.signal(signal.SIGINT, _interrupted)
-    # bibtexparser logs each entry it cannot read; papers reports them with file and line
-    logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
     from .app import app
 
     app(prog_name="papers")

@@ -42,8 +42,13 @@ def ingest(
       papers ingest backup.json refs.bib
       papers ingest --sample      (the two ICLR 2026 documents papers ships with)
     """
+    import logging
+
     from ..ingest import ingest as run_ingest
 
+    # bibtexparser logs each entry it cannot read; papers reports them with file and line
+    # (set here, for this command's process: the parser itself changes no global state)
+    logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
     session: Session = ctx.obj
     paths = list(paths or [])
     if sample:

@@ -16,8 +16,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import shlex
-import subprocess
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -122,6 +120,8 @@ class Environment:
         if not (tall and self.stdout_is_terminal and self.stdin_is_terminal):
             self.stdout.write(text)
             return
+        import shlex
+
         command = self.environ.get("PAGER", "less")
         argv = shlex.split(command) or ["cat"]
         if os.path.basename(argv[0]) == "cat":
@@ -151,6 +151,8 @@ class Environment:
 
 
 def _run_pager(argv: list[str], text: str, environ: dict, fallback: TextIO) -> None:
+    import subprocess
+
     try:
         pager = subprocess.Popen(argv, stdin=subprocess.PIPE, env=environ, text=True,
                                  encoding="utf-8", errors="replace")  # fmt: skip

@@ -30,7 +30,6 @@ from . import engine, state
 from .hits import Hit, hit_from
 from .schema import SCHEMA_VERSION, make_schema
 from .vocabulary import FILE as VOCABULARY_FILE
-from .writer import open_writer
 
 
 @dataclass
@@ -189,6 +188,8 @@ class PaperIndex:
         self, expected: int, papers_dir=None, clear: bool = False, progress: Progress = quiet
     ):
         """One writer for a batch of changes (see ``writer.open_writer``)."""
+        from .writer import open_writer  # (a search never writes)
+
         return open_writer(self, expected, papers_dir, clear, progress)
 
     def write(

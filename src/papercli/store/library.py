@@ -18,13 +18,17 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import RecordError, UsageError
 from .files import Stamp, atomic_write, safe_file_name
 from .record import ID_RE, Record
-from .transaction import TXN_DIR, Transaction
 from .yamlio import load_yaml
 
+if TYPE_CHECKING:
+    from .transaction import Transaction
+
+TXN_DIR = ".txn"  # a transaction in progress (see ``transaction``)
 PENDING = "sources/.pending"  # sources/.pending/<pid>/: copies written before the write lock
 
 
@@ -80,6 +84,8 @@ class Library:
 
     def transaction(self) -> Transaction:
         """Several record writes that land all together or not at all (see ``Transaction``)."""
+        from .transaction import Transaction  # (a search never writes)
+
         return Transaction(self)
 
     def recover(self) -> str | None:
@@ -94,7 +100,7 @@ class Library:
         with self.try_lock() as locked:
             if not locked:
                 return None
-            done = [Transaction(self).recover()] if (self.root / TXN_DIR).exists() else []
+            done = [self.transaction().recover()] if (self.root / TXN_DIR).exists() else []
             copies = self.clean_pending()
             if copies:
                 noun = "copy" if copies == 1 else "copies"

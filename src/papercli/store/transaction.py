@@ -7,13 +7,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .files import Stamp, atomic_write, fsync_dir, safe_file_name
+from .library import TXN_DIR
 from .record import ID_RE, Record
 from .yamlio import dump_yaml
 
 if TYPE_CHECKING:
     from .library import Library
 
-TXN_DIR = ".txn"
+__all__ = ["TXN_DIR", "Transaction"]
+
 SYNC_EACH_FILE_UP_TO = 64  # larger batches flush with one os.sync() instead of an fsync each
 
 
