@@ -147,3 +147,15 @@ def test_search_attaches_snippets(index):
     from papercli.search.snippets import plain
 
     assert "联邦学习" in plain(hits["iclr2026-feddag"].snippet)
+
+
+def test_the_closest_papers_are_the_same_whatever_the_limit(index):
+    """The best k of ``similar`` are the first k of its whole ranking, for every paper
+    (Whoosh's block-skipping shortcut dropped real hits of these many-term queries)."""
+    from papercli.search.query import similar
+
+    for path in sorted(index.library.papers_dir.glob("*.yaml")):
+        _paper, ranking = similar(index, path.stem, 100)
+        for k in (3, 4, 10):
+            _paper, best = similar(index, path.stem, k)
+            assert [h.id for h in best] == [h.id for h in ranking[:k]], (path.stem, k)

@@ -159,7 +159,8 @@ def similar(index: PaperIndex, rid: str, limit: int = 10) -> tuple[Hit, list[Hit
     parts += [query.Term("tag", t) for t in paper.data.get("tags", [])]  # bridges the languages
     if not parts:
         return paper, []
-    hits = index.run(query.And([query.Or(parts), query.Not(query.Term("id", paper.id))]), limit)
+    q = query.And([query.Or(parts), query.Not(query.Term("id", paper.id))])
+    hits = index.run(q, limit, exact=True)
     return paper, hits
 
 
