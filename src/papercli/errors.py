@@ -6,6 +6,7 @@ Exit codes (documented in the README):
     2  bad usage or unusable input (a bad query, an unreadable document, an unknown id)
    70  an internal error (a bug): one line, the traceback with PAPERS_DEBUG=1
   130  interrupted (Ctrl-C): one line; the library is as before or as after the command
+  143  terminated (SIGTERM): the same
   141  the reader of the output went away (``papers … | head``), as if killed by SIGPIPE
 """
 
@@ -16,6 +17,7 @@ EXIT_NOTHING_FOUND = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70  # a bug in papers (EX_SOFTWARE); the traceback with PAPERS_DEBUG=1
 EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as shells report it)
+EXIT_TERMINATED = 143  # SIGTERM (128 + 15)
 
 
 class PapersError(Exception):
@@ -46,3 +48,7 @@ class NothingFound(PapersError):
 
 class TaxonomyError(PapersError):
     """A taxonomy file that cannot be read or does not validate."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so that the same clean-up runs (see ``cli.main``)."""

@@ -10,7 +10,7 @@
     completion.py  shell completion scripts; ids and tags completed
 
 ``main`` is the program. Whatever a command changes for the whole process is set there,
-and only there: how Typer formats help and what Ctrl-C does (and, in ``ingest``, which
+and only there: how Typer formats help and what Ctrl-C and SIGTERM do (and, in ``ingest``, which
 loggers speak).
 """
 
@@ -22,9 +22,14 @@ import sys
 
 
 def _interrupted(signum, frame) -> None:
-    """The first Ctrl-C interrupts the command; later ones are ignored while it cleans up
-    (cancelling the indexing processes, discarding an uncommitted write)."""
+    """The first Ctrl-C or SIGTERM interrupts the command; later ones are ignored while it
+    cleans up (cancelling the indexing processes, discarding an uncommitted write)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if signum == signal.SIGTERM:
+        from ..errors import Terminated
+
+        raise Terminated
     raise KeyboardInterrupt
 
 
@@ -35,6 +40,7 @@ def main() -> None:
         # (read by Typer when it is imported, hence before importing the commands).
         os.environ["TYPER_USE_RICH"] = "0"
     signal.signal(signal.SIGINT, _interrupted)
+    signal.signal(signal.SIGTERM, _interrupted)
     from .app import app
 
     app(prog_name="papers")

@@ -19,8 +19,10 @@ from .. import __version__
 from ..errors import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
     NothingFound,
     PapersError,
+    Terminated,
     UsageError,
 )
 
@@ -40,7 +42,7 @@ Start with:
 \b
 Exit codes: 0 success · 1 nothing found (or doctor found problems) ·
             2 bad usage or unusable input · 70 internal error (a bug) ·
-            130 interrupted (Ctrl-C) · 141 the reader of the output left
+            130 interrupted (Ctrl-C) · 143 terminated · 141 the reader left
 """
 ADD_PAPERS = "papers ingest FILE… (or papers ingest --sample for two example documents)"
 ORDER = ("ingest", "search", "similar", "list", "show", "tags", "tag", "retag", "export",
@@ -233,7 +235,9 @@ class PapersGroup(TyperGroup):
             if type(exc).__module__.startswith("typer."):
                 raise
             raise _exit_for(exc) from None
-        except KeyboardInterrupt:  # Ctrl-C: what was written is whole (see Transaction)
+        except Terminated:  # SIGTERM: what was written is whole (see Transaction)
+            raise fail("terminated", EXIT_TERMINATED) from None
+        except KeyboardInterrupt:  # Ctrl-C: likewise
             if sys.stderr is not None and sys.stderr.isatty():
                 sys.stderr.write("\r\x1b[K")  # over the ^C the terminal echoed
             raise fail("interrupted", EXIT_INTERRUPTED) from None

@@ -1,10 +1,12 @@
-"""Whoosh's multiprocess writer, made safe to interrupt.
+"""Whoosh's multiprocess writer, made safe to interrupt, to kill and to run out of disk.
 
 Whoosh's ``MpWriter`` hands batches of documents to indexing processes. As shipped:
 
 - its ``cancel()`` only flips a flag in the parent's copy of each process object, so the
   children never hear of it: they wait on their job queue forever, holding the command's
   stdout (``papers ingest … | cat`` never ended) and the index's files;
+- a child that fails (a full disk) prints a traceback, and the parent either waits for it
+  forever or commits an index without its part;
 - Ctrl-C reaches every process of the terminal's process group, and each child printed a
   ``KeyboardInterrupt`` traceback of its own;
 - the children came from ``fork`` (the default start method), so each shared, and its
@@ -13,18 +15,35 @@ Whoosh's ``MpWriter`` hands batches of documents to indexing processes. As shipp
 
 Here the children start from a fork server (where there is one) through a context of
 their own, without changing the process's default start method; they ignore SIGINT from
-birth (the parent, which Ctrl-C interrupts, cancels them); and ``cancel()`` terminates
-and reaps them. As under spawn, each child imports the program's main module: a script of one's own
-that indexes 1,000 papers or more needs the ``if __name__ == "__main__":`` guard.
+birth (the parent, which Ctrl-C interrupts, cancels them) and exit when the parent dies,
+however it died; a child that fails reports why to the parent, which stops and raises
+``IndexingFailed`` instead of committing; and ``cancel()`` terminates and reaps them. As
+under spawn, each child imports the program's main module: a script of one's own that
+indexes 1,000 papers or more needs the ``if __name__ == "__main__":`` guard.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import multiprocessing.connection
+import os
+import queue
 import signal
+import sys
+import threading
 
 from whoosh.multiproc import MpWriter, SubWriterTask
 from whoosh.writing import SegmentWriter
+
+from ..errors import PapersError
+
+FAILED = "failed"  # first item of the result a failing child sends instead of its segment
+
+
+class IndexingFailed(PapersError):
+    """An indexing process could not finish its part (a full disk, say): nothing of this
+    write reaches the index."""
 
 
 def _context():
@@ -51,8 +70,23 @@ def _start_fork_server() -> None:
         signal.signal(signal.SIGINT, previous)
 
 
+def _exit_with_parent() -> None:
+    """In a child: exit as soon as the parent is gone (killed, say), rather than wait on the
+    job queue forever holding the command's stdout and the index's files."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 class _Task(SubWriterTask):
-    """One indexing process: Ctrl-C is for the parent, which then cancels this one."""
+    """One indexing process: Ctrl-C is for the parent, which then cancels this one; a
+    failure is reported to the parent, not printed."""
 
     @staticmethod
     def _Popen(process_obj):
@@ -60,21 +94,31 @@ class _Task(SubWriterTask):
 
     def run(self) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        super().run()
+        _exit_with_parent()
+        try:
+            super().run()
+        except Exception as exc:  # (the parent names it in its one line)
+            errno = getattr(exc, "errno", None)
+            reason = getattr(exc, "strerror", None) or f"{type(exc).__name__}: {exc}"
+            self.resultqueue.put((FAILED, (errno, reason), None), timeout=5)
+            sys.exit(1)
 
 
 class ParallelWriter(MpWriter):
-    """``MpWriter`` whose processes start from a fork server and stop when cancelled."""
+    """``MpWriter`` whose processes start from a fork server, stop when cancelled or when
+    the parent dies, and report their failures."""
 
-    def __init__(self, ix, procs: int, batchsize: int = 100, multisegment: bool = False,
+    def __init__(self, ix, procs: int, batchsize: int = 100, multisegment: bool = True,
                  **kwargs) -> None:  # fmt: skip
         # MpWriter.__init__, but with queues of our own context: its own calls the default
         # context's Queue(), which fixes the process's start method for good.
         SegmentWriter.__init__(self, ix, **kwargs)
+        if not multisegment:
+            raise ValueError("ParallelWriter writes one segment per process")
         _start_fork_server()
         self.context = _context()
         self.procs, self.batchsize, self.subargs = procs, batchsize, kwargs
-        self.multisegment = multisegment
+        self.multisegment = True
         self.tasks = []
         self.docbuffer = []
         self._grouping = 0
@@ -93,11 +137,69 @@ class ParallelWriter(MpWriter):
         task.start()
         return task
 
+    def _enqueue(self) -> None:
+        self._raise_if_failed()  # never hand jobs to a process that has died
+        super()._enqueue()
+
+    def _raise_if_failed(self) -> None:
+        dead = [t for t in self.tasks if t.exitcode not in (None, 0)]
+        if dead:
+            raise self._failure(self._reported_reason())
+
+    def _reported_reason(self) -> tuple[int | None, str]:
+        try:
+            while True:
+                kind, reason, _segment = self.resultqueue.get(timeout=0.5)
+                if kind == FAILED:
+                    return reason
+        except queue.Empty:
+            return None, "an indexing process ended unexpectedly"
+
+    def _failure(self, reason: tuple[int | None, str]) -> IndexingFailed:
+        _errno, text = reason
+        return IndexingFailed(f"{text} while indexing in {self.storage.folder}; nothing of "
+                              "this write reached the index (the records are saved)")  # fmt: skip
+
+    def _commit(self, mergetype, optimize, merge) -> None:
+        """``MpWriter._commit`` for one segment per process, which waits for each process's
+        result while watching that it is alive, and commits nothing if one failed."""
+        if self.docbuffer:
+            self._enqueue()
+        for _task in self.tasks:
+            self.jobqueue.put(None)  # finish up
+        finalsegments = self._merge_segments(mergetype, optimize, merge)
+        finalsegments += [segment for _run, _fields, segment in self._results()]
+        for task in self.tasks:
+            task.join()
+        if self._added:
+            finalsegments.append(self._finalize_segment())
+        else:
+            self._close_segment()
+        self._commit_toc(finalsegments)
+        self._finish()
+
+    def _results(self) -> list[tuple]:
+        results = []
+        while len(results) < len(self.tasks):
+            try:
+                result = self.resultqueue.get(timeout=0.5)
+            except queue.Empty:
+                if all(t.exitcode is not None for t in self.tasks):
+                    ended = (None, "an indexing process ended without its part")
+                    raise self._failure(ended) from None
+                continue
+            if result[0] == FAILED:
+                raise self._failure(result[1])
+            results.append(result)
+        return results
+
     def commit(self, *args, **kwargs) -> None:
         try:
             super().commit(*args, **kwargs)
-        except BaseException:  # Ctrl-C while merging: no child may outlive the command
+        except BaseException:  # Ctrl-C or a failure while merging: no child may outlive it
             self._stop_tasks()
+            with contextlib.suppress(Exception):
+                SegmentWriter.cancel(self)  # (releases the index's write lock)
             raise
 
     def cancel(self) -> None:

@@ -108,15 +108,17 @@ def open_writer(
     writer.papers_dir = papers_dir
     try:
         yield writer
+        writer.close()
+        from whoosh.writing import CLEAR
+
+        with progress(None, "writing the index"):  # (a long step at 10,000 papers or more)
+            whoosh_writer.commit(mergetype=CLEAR if clear else None)
     except BaseException:
         writer.close()
-        whoosh_writer.cancel()
+        with contextlib.suppress(Exception):  # (after a failed commit there is nothing to cancel)
+            whoosh_writer.cancel()
+        discard_partial(index)
         raise
-    writer.close()
-    from whoosh.writing import CLEAR
-
-    with progress(None, "writing the index"):  # (a long step at 10,000 papers or more)
-        whoosh_writer.commit(mergetype=CLEAR if clear else None)
     if writer.vocabulary is not None:
         atomic_write(index.dir / VOCABULARY_FILE, writer.vocabulary.to_json())
     state.write(index.dir, "stamps.json", stamps)
@@ -139,3 +141,20 @@ def _whoosh_writer(index: PaperIndex, expected: int):
         return ParallelWriter(index.ix, procs=2, multisegment=True, limitmb=POOL_MB,
                               compound=False)  # fmt: skip
     return index.ix.writer(timeout=30.0, compound=False)
+
+
+def discard_partial(index: PaperIndex) -> None:
+    """Remove what a cancelled or failed write left in the index folder: segment files the
+    committed index does not use, and the writer's temporary folder. On a full disk they
+    would otherwise keep the space the next attempt needs."""
+    from whoosh.index import TOC, clean_files
+
+    with contextlib.suppress(Exception):
+        storage, name = index.ix.storage, index.ix.indexname
+        toc = TOC.read(storage, name)
+        clean_files(storage, name, toc.generation, toc.segments)
+    import shutil
+
+    for leftover in index.dir.glob("*.tmp"):
+        if leftover.is_dir():
+            shutil.rmtree(leftover, ignore_errors=True)
