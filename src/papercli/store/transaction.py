@@ -107,8 +107,13 @@ class Transaction:
             fsync_dir(self.staged_sources)
         names = self.sources + names  # the copies first: a record never cites a missing one
         atomic_write(self.dir / "COMMIT", "\n".join(names).encode("utf-8"))
-        self._apply(names)
-        self.names, self.sources = {}, []
+        try:
+            self._apply(names)
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM past the commit point: finish first
+            self._apply(names)  # (the handler ignores further signals meanwhile)
+            raise
+        finally:
+            self.names, self.sources = {}, []
 
     def abort(self) -> None:
         """Forget every staged file (nothing of this transaction reaches ``papers/``)."""
