@@ -143,12 +143,16 @@ class Batch:
         self.remember(existing, touched=True)
         return existing, "merged"
 
-    def add(self, entry: Entry, source: Source, report: IngestReport) -> None:
-        """One entry: a new record, folded into the same paper's record, or already there."""
+    def add(self, entry: Entry, source: Source, report: IngestReport, where: str = "") -> None:
+        """One entry: a new record, folded into the same paper's record, or already there;
+        or a warning, when the paper's record is there but does not validate."""
         if entry.record is not None:
             record, outcome = self.import_record(entry)
         else:
             record = self.find(entry)
+            if record is None and (broken := self.broken_record(entry)):
+                report.warnings.append(f"{where or source.name}:{entry.line}: {broken}")
+                return
             if record is None:
                 record, outcome = self.create(entry, source), "new"
             elif record.cites(source):
@@ -164,10 +168,19 @@ class Batch:
         else:
             getattr(report, outcome).append(record.id)
 
+    def broken_record(self, entry: Entry) -> str | None:
+        """Why *entry* is not added, when the record it would be stored as exists and does not
+        validate: a second copy (``…-2``) would hide the broken one. None otherwise."""
+        base = _base_id(entry)
+        reason = self.index.invalid.get(f"{base}.yaml")
+        if reason is None or base in self.records or base in self.parked:
+            return None
+        why = _after_file(reason)
+        return (f"skipped: papers/{base}.yaml would hold this paper but does not validate "
+                f"({why}); fix it (papers edit {base}) and ingest again")  # fmt: skip
+
     def create(self, entry: Entry, source: Source) -> Record:
-        base = ids.base_id(
-            entry.venue, entry.year, entry.short_name, entry.title, entry.abstract, entry.summary_zh
-        )
+        base = _base_id(entry)
         rid = ids.unique_id(
             base, lambda i: i in self.records or i in self.parked or self.library.exists(i)
         )
@@ -180,6 +193,17 @@ class Batch:
         self.before[rid] = None
         self.remember(record, touched=True)
         return record
+
+
+def _base_id(entry: Entry) -> str:
+    return ids.base_id(
+        entry.venue, entry.year, entry.short_name, entry.title, entry.abstract, entry.summary_zh
+    )
+
+
+def _after_file(message: str) -> str:
+    """'lib/papers/x.yaml line 3: year must be …' → 'line 3: year must be …'."""
+    return message.split(".yaml", 1)[-1].lstrip(" :") if ".yaml" in message else message
 
 
 def ingest(
@@ -225,10 +249,8 @@ def _merge_and_save(library: Library, staged: list, taxonomy: Taxonomy, progress
                     report.warnings += [f"{path}:{w.line}: {w.message}" for w in header.warnings]
                     doc = parse_bytes(at.read_bytes(), str(path))
                     for entry in doc.entries:
-                        batch.add(
-                            entry, Source(rel, path.name, entry.line, doc.format, entry.fields()),
-                            report,
-                        )  # fmt: skip
+                        source = Source(rel, path.name, entry.line, doc.format, entry.fields())
+                        batch.add(entry, source, report, str(path))
                         advance()
                     batch.park()
         # Each record is tagged, staged and indexed in one pass, and then let go: the

@@ -179,7 +179,7 @@ class Record(Paper):
         citekey = _opt_str(data.get("citekey"), f"{where}.citekey")
         if citekey is not None and not CITEKEY_RE.match(citekey):
             raise RecordError(f"{where}: 'citekey' must be ASCII letters, digits and -_:.")
-        return cls(
+        record = cls(
             id=rid,
             citekey=citekey,
             title=_opt_str(data.get("title"), f"{where}.title"),
@@ -199,6 +199,10 @@ class Record(Paper):
             ],
             conflicts=conflicts,
         )
+        if not record.sources:  # (a record cut short loses its last keys first)
+            raise RecordError(f"{where}.sources: a record needs at least one source, the "
+                              "document and line it came from")  # fmt: skip
+        return record
 
 
 def derived_label(

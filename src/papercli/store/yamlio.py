@@ -27,12 +27,51 @@ def dump_yaml(data: dict) -> str:
     )
 
 
-def load_yaml(text: str, where: str):
-    yaml, loader, _dumper = _yaml()
+MAX_BYTES = 1 << 20  # a record is a few KiB; the largest sane one is far below this
+MAX_DEPTH = 16  # a record nests three levels deep (sources -> source -> fields)
+MAX_NODES = 50_000
+
+
+def load_yaml(text: str, where: str, max_bytes: int = MAX_BYTES):
+    """The data in *text*, or a ``RecordError`` naming *where* and the line.
+
+    Anchors and aliases are refused: a hand-edited record of 700 bytes can otherwise expand
+    into gigabytes (``a: &a [*b, *b, …]``); no record needs them. Size and nesting are
+    bounded too. The checks run on the node graph LibYAML builds (aliases there are
+    shared nodes, not copies), before anything is constructed."""
+    yaml, loader_class, _dumper = _yaml()
+    if len(text) > max_bytes:
+        raise RecordError(f"{where}: {len(text):,} characters, more than {max_bytes:,} allowed")
+    loader = loader_class(text)
     try:
-        return yaml.load(text, Loader=loader)
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check(node, where)
+        return loader.construct_document(node)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f" line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or "invalid YAML"
         raise RecordError(f"{where}{line}: {problem}") from None
+    finally:
+        loader.dispose()
+
+
+def _check(root, where: str) -> None:
+    """Refuse a node reached twice (an alias), deeper than ``MAX_DEPTH``, or too many."""
+    seen: set[int] = set()
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        line = node.start_mark.line + 1
+        if id(node) in seen:
+            raise RecordError(f"{where} line {line}: YAML anchors and aliases (&, *) are not "
+                              "allowed here")  # fmt: skip
+        seen.add(id(node))
+        if depth > MAX_DEPTH or len(seen) > MAX_NODES:
+            raise RecordError(f"{where} line {line}: nested or repeated beyond any record")
+        if isinstance(node.value, list):
+            for item in node.value:
+                children = item if isinstance(item, tuple) else (item,)  # (key, value) pairs
+                stack.extend((child, depth + 1) for child in children)
