@@ -292,3 +292,49 @@ def test_markdown_links_urls_and_survives_newlines():
     assert "<https://example.org/a_b#frag>" in text
     rows = table_cells(text)
     assert rows[1][1] == "Line one line | two"
+
+
+CONTROLS = (
+    "\x1b[2J\x1b[H"  # clear the screen
+    "\x1b]8;;https://evil.example/\x07link\x1b]8;;\x07"  # an OSC 8 hyperlink
+    "\x1b]52;c;ZWNobyBwd25lZA==\x07"  # OSC 52: write to the clipboard
+    "bell\x07 nul\x00 bs\x08 del\x7f c1\x85\x9b "
+    "evil\u202etxt.exe"  # a right-to-left override
+)
+
+
+def control_record() -> Record:
+    from papercli.store.record import Source
+
+    return Record(id="iclr2026-controls", citekey="controls2026", title=f"Title {CONTROLS}",
+                  venue="ICLR", year=2026, abstract=f"Abstract {CONTROLS} end.",
+                  summary_zh=f"摘要 {CONTROLS}。", authors=[f"Doe{CONTROLS}, Jane"],
+                  sources=[Source("sources/x.txt", "x.txt", 1, "digest", ["title"])])  # fmt: skip
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "bibtex", "biblatex", "csl-json", "json", "yaml"])
+def test_no_control_character_reaches_an_export(fmt):
+    import re
+
+    text = render(fmt, [control_record()])
+    raw = re.findall(
+        r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]", text
+    )
+    assert raw == [], f"{fmt}: {sorted(set(raw))}"
+    if fmt in ("json", "yaml"):  # whole records: escaped, and read back exactly
+        assert ("\\u202e" if fmt == "json" else "\\u202E") in text
+    else:  # a citation or a page: the override is shown (as each format escapes "<"),
+        shown = text.replace("\\", "").replace("\u200b", "")  # the rest dropped
+        assert "<U+202E>" in shown and "evil.example" not in text
+
+
+@pytest.mark.parametrize("fmt", ["json", "yaml"])
+def test_a_whole_record_export_reads_back_with_its_controls(tmp_path, fmt):
+    from papercli.ingest import ingest
+    from papercli.store.library import Library
+
+    path = tmp_path / f"backup.{fmt}"
+    path.write_text(render(fmt, [control_record()]), "utf-8")
+    library = Library(tmp_path / "lib")
+    ingest(library, [path])
+    assert library.load("iclr2026-controls").title == f"Title {CONTROLS}"

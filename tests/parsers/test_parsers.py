@@ -197,3 +197,15 @@ def test_missing_path_and_directory(tmp_path):
         parse_file(tmp_path / "missing.txt")
     with pytest.raises(DocumentError, match="is a directory"):
         parse_file(tmp_path)
+
+
+def test_a_nul_anywhere_refuses_the_document():
+    """The first 8 KiB decide whether a file looks binary; a NUL further on is refused too
+    (it used to reach the record)."""
+    text = DIGEST.read_text("utf-8")
+    at = text.index("\n", 9000)
+    data = (text[:at] + " \x00 " + text[at:]).encode("utf-8")
+    line = text.count("\n", 0, at) + 1
+    with pytest.raises(DocumentError) as err:
+        parse_bytes(data, "x.txt")
+    assert str(err.value) == f"x.txt: holds a NUL character on line {line}: not a text document"

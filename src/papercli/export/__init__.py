@@ -15,8 +15,12 @@ Modules are imported only when their format is asked for.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Iterator
+
+from ..store.record import Record
+from ..text import inert
 
 # format name -> (module, options for its render function)
 FORMATS: dict[str, tuple[str, dict]] = {
@@ -29,20 +33,43 @@ FORMATS: dict[str, tuple[str, dict]] = {
 }
 
 
-class _Counted:
-    """Records an exporter walks through (once or twice), advancing a progress bar."""
+COMPLETE = ("json", "yaml")  # whole records, read back by ingest: escaped, not cleaned
 
-    def __init__(self, records, advance) -> None:
+
+class _Counted:
+    """Records an exporter walks through (once or twice), advancing a progress bar, and
+    made inert on the way unless the format keeps whole records (see ``inert_record``)."""
+
+    def __init__(self, records, advance, clean: bool) -> None:
         self.records = records
         self.advance = advance or (lambda n=1: None)
+        self.clean = clean
 
     def __len__(self) -> int:
         return len(self.records)
 
     def __iter__(self):
         for record in self.records:
-            yield record
+            yield inert_record(record) if self.clean else record
             self.advance()
+
+
+def inert_record(record: Record) -> Record:
+    """A copy of *record* whose every text is inert (``text.inert``): no terminal escape,
+    control character or invisible bidirectional control reaches a citation or a page."""
+    changes = {f.name: _inert(getattr(record, f.name)) for f in dataclasses.fields(record)}
+    changes["sources"] = [dataclasses.replace(s, name=inert(s.name)) for s in record.sources]
+    return dataclasses.replace(record, **changes)
+
+
+def _inert(value):
+    if isinstance(value, str):
+        return inert(value)
+    if isinstance(value, list):
+        return [_inert(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _inert(v) for k, v in value.items()}
+    return value
 
 
 def chunks(fmt: str, records, advance=None) -> Iterator[str]:
@@ -50,7 +77,7 @@ def chunks(fmt: str, records, advance=None) -> Iterator[str]:
     than once (a list, or ``index.RecordStream``, which reads records lazily)."""
     module, options = FORMATS[fmt]
     exporter = importlib.import_module(f"{__name__}.{module}")
-    return exporter.chunks(_Counted(records, advance), **options)
+    return exporter.chunks(_Counted(records, advance, fmt not in COMPLETE), **options)
 
 
 def render(fmt: str, records, advance=None) -> str:

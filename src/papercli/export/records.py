@@ -7,13 +7,14 @@ from collections.abc import Iterable, Iterator
 
 from ..store.record import Record
 from ..store.yamlio import dump_yaml
+from ..text import escaped_json
 
 
 def json_array(items: Iterable[dict]) -> Iterator[str]:
     """A JSON array written one item at a time (the same text as json.dumps(…, indent=2))."""
     first = True
     for item in items:
-        body = json.dumps(item, ensure_ascii=False, indent=2).replace("\n", "\n  ")
+        body = escaped_json(json.dumps(item, ensure_ascii=False, indent=2)).replace("\n", "\n  ")
         yield ("[\n  " if first else ",\n  ") + body
         first = False
     yield "[]\n" if first else "\n]\n"

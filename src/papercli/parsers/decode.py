@@ -30,6 +30,18 @@ def _looks_binary(data: bytes) -> bool:
 
 
 def decode(data: bytes, path: str) -> str:
+    """The text of *data*: a ``DocumentError`` when it is not text in a known encoding, or
+    holds a NUL anywhere (the first 8 KiB decide whether it looks binary; a NUL further on
+    would otherwise reach a record)."""
+    text = _decode(data, path)
+    nul = text.find("\x00")
+    if nul != -1:
+        line = text.count("\n", 0, nul) + 1
+        raise DocumentError(path, f"holds a NUL character on line {line}: not a text document")
+    return text
+
+
+def _decode(data: bytes, path: str) -> str:
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             try:

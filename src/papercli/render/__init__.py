@@ -19,7 +19,7 @@ import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from ..text import terminal_safe
+from ..text import escaped_json, terminal_safe
 from .environment import TERMINAL_LIMIT, Environment
 
 if TYPE_CHECKING:  # (importing the index here would load it for `papers --help`)
@@ -41,7 +41,8 @@ def _label(hit: Hit) -> str:
 
 
 def print_json(env: Environment, data: object) -> None:
-    env.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    """JSON for scripts: every control character escaped, invisible ones too."""
+    env.stdout.write(escaped_json(json.dumps(data, ensure_ascii=False, indent=2)) + "\n")
 
 
 def hits_json(hits: Iterable[Hit], scores: bool) -> list[dict]:

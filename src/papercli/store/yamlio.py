@@ -4,20 +4,37 @@ byte-identical when written again."""
 
 from __future__ import annotations
 
+import functools
+import re
+
 from ..errors import RecordError
+from ..text import BIDI_CONTROLS
+
+_BIDI_RE = re.compile(f"[{BIDI_CONTROLS}]")
 
 
+@functools.cache
 def _yaml():
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    return yaml, loader, dumper
+
+    class Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):
+        """Text holding an invisible bidirectional control is written double-quoted, with
+        the control as an escape (``\\u202E``): YAML would write it as it is, and a record
+        shown with ``cat`` would then read reordered."""
+
+    def represent_str(dumper, data: str):
+        style = '"' if _BIDI_RE.search(data) else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+    Dumper.add_representer(str, represent_str)
+    return yaml, loader, Dumper
 
 
 def dump_yaml(data: dict) -> str:
     yaml, _loader, dumper = _yaml()
-    return yaml.dump(
+    text = yaml.dump(
         data,
         Dumper=dumper,
         allow_unicode=True,
@@ -25,6 +42,7 @@ def dump_yaml(data: dict) -> str:
         default_flow_style=False,
         width=100,
     )
+    return _BIDI_RE.sub(lambda m: f"\\u{ord(m.group()):04X}", text)
 
 
 MAX_BYTES = 1 << 20  # a record is a few KiB; the largest sane one is far below this

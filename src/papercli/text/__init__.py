@@ -75,10 +75,44 @@ def strip_controls(text: str) -> str:
     return collapse_ws(_CONTROL_RE.sub(" ", _ANSI_RE.sub(" ", text)))
 
 
+# Bidirectional formatting controls: invisible, yet they reorder what a reader sees around
+# them (U+202E turns "txt.exe" into "exe.txt"); shown as <U+202E> wherever text is shown.
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_BIDI_RE = re.compile(f"[{BIDI_CONTROLS}]")
+_UNSAFE_RE = re.compile(f"\x1b|[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}]")
+
+
+def _bidi_shown(match: re.Match) -> str:
+    return f"<U+{ord(match.group()):04X}>"
+
+
 def terminal_safe(text: str) -> str:
-    """Make untrusted text inert on a terminal: drop ANSI sequences, show other controls visibly."""
-    text = _ANSI_RE.sub("", text)
+    """Make untrusted text inert on a terminal: drop ANSI sequences, show other controls
+    visibly (``\\x07``, ``<U+202E>``)."""
+    if not _UNSAFE_RE.search(text):
+        return text
+    text = _BIDI_RE.sub(_bidi_shown, _ANSI_RE.sub("", text))
     return _CONTROL_RE.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def inert(text: str) -> str:
+    """Untrusted text for an export: terminal escape sequences and control characters
+    (but tab and newline) removed, bidirectional controls shown as ``<U+202E>``. What a
+    document said stays in the record; no export carries it to a terminal or a reader."""
+    if not _UNSAFE_RE.search(text):
+        return text
+    text = _CONTROL_RE.sub("", _ANSI_RE.sub("", text))
+    return _BIDI_RE.sub(_bidi_shown, text)
+
+
+def escaped_json(text: str) -> str:
+    """JSON text with DEL, C1 controls and bidirectional controls written as \\uXXXX escapes
+    (``json.dumps(…, ensure_ascii=False)`` escapes only C0 controls): the same data, inert
+    as bytes."""
+    return _ESCAPE_IN_JSON_RE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+_ESCAPE_IN_JSON_RE = re.compile(f"[\x7f-\x9f{BIDI_CONTROLS}]")
 
 
 # --- ASCII transliteration for ids and citation keys -----------------------------------
