@@ -52,3 +52,13 @@ class TaxonomyError(PapersError):
 
 class Terminated(KeyboardInterrupt):
     """SIGTERM, raised like Ctrl-C so that the same clean-up runs (see ``cli.main``)."""
+
+
+class IndexDamaged(PapersError):
+    """Part of the index cannot be read. The records are untouched; the index is derived
+    from them and can always be rebuilt."""
+
+    def __init__(self, folder, cause: BaseException) -> None:
+        detail = f"{type(cause).__name__}: {cause}".strip().rstrip(":")
+        super().__init__(f"the index in {folder} is damaged ({detail[:120]}); rebuild it "
+                         "with papers index --rebuild")  # fmt: skip

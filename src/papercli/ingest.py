@@ -238,7 +238,7 @@ def _merge_and_save(library: Library, staged: list, taxonomy: Taxonomy, progress
     report = IngestReport()
     with library.lock():
         index = PaperIndex(library).open(progress=progress)
-        with index.ix.searcher() as searcher:
+        with index.searcher() as searcher:
             batch = Batch(library, index, searcher)
             total = sum(count for _p, _doc, count, _rel, _at in staged)
             with progress(total, "ingesting") as advance:

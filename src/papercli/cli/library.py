@@ -137,6 +137,7 @@ def doctor(
 
     session: Session = ctx.obj
     library = session.library()
+    checkup.heal(library)  # what every command does first: a stale index is no problem
     problems = checkup.check(library)
     if fix and any(p.fixable for p in problems):
         for action in checkup.fix(library, problems):

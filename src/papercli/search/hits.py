@@ -60,7 +60,7 @@ class RecordStream:
         return len(self.ids)
 
     def __iter__(self):
-        with self.index.ix.searcher() as searcher:
+        with self.index.searcher() as searcher:
             for rid in self.ids:
                 fields = searcher.document(id=rid)
                 if fields:

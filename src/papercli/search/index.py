@@ -18,10 +18,12 @@ Listings read what they show from stored fields (the record as JSON), never from
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..errors import RecordError
+from ..errors import IndexDamaged, PapersError, RecordError
 from ..progress import Progress, quiet
 from ..store.files import Stamp
 from ..store.library import Library
@@ -52,25 +54,27 @@ class PaperIndex:
         self.dir = library.index_dir
         self._ix = None
         self.invalid: dict[str, str] = {}
+        self.rebuilt: str | None = None  # why open() had to start a new index, if it did
 
     # -- opening and freshness --------------------------------------------------------------
 
     def open(self, refresh: bool = True, progress: Progress = quiet) -> PaperIndex:
-        """Open (creating if needed) and, unless *refresh* is false, bring up to date
-        (with *progress*: a missing index is rebuilt there, which can take a while)."""
-        engine.load()
-        from whoosh import index as windex
+        """Open and, unless *refresh* is false, bring up to date (with *progress*).
 
-        saved = state.read(self.dir, "state.json")
-        usable = saved.get("version") == SCHEMA_VERSION
-        if usable:
-            try:  # (not exists_in first: it reads and unpickles the whole TOC too, ~13 ms)
-                self._ix = windex.open_dir(str(self.dir))
-            except Exception:  # missing, from another version or damaged: rebuild
-                usable = False
-        if not usable:
-            self._create()
-            saved = {}
+        An index that is missing, unreadable, made by another version of papers, or whose
+        files changed behind its back is rebuilt from the records, under the write lock:
+        a writer at work is waited for, never overwritten."""
+        engine.load()
+        saved, trouble = self._load()
+        if trouble:
+            with self.library.lock():
+                saved, trouble = self._load()  # (the writer waited for may have rebuilt it)
+                if trouble:
+                    self.rebuilt = trouble
+                    self._create()
+                    if refresh:
+                        self.sync(progress=progress)
+                    return self
         self.invalid = saved.get("invalid", {})
         if refresh and saved.get("papers_dir") != self.library.papers_dir_stamp():
             # Another process writing holds the lock: search what it last committed.
@@ -79,6 +83,22 @@ class PaperIndex:
                     self.sync(progress=progress)
         return self
 
+    def _load(self) -> tuple[dict, str | None]:
+        """The saved state, with the index opened; or why the index cannot be used."""
+        from whoosh import index as windex
+
+        saved = state.read(self.dir, "state.json")
+        if saved.get("version") != SCHEMA_VERSION:
+            other = saved.get("version") is not None
+            return saved, "made by another version of papers" if other else "missing or unreadable"
+        try:  # (not exists_in first: it reads and unpickles the whole TOC too, ~13 ms)
+            self._ix = windex.open_dir(str(self.dir))
+        except Exception:
+            return saved, "missing or unreadable"
+        if state.changed(self.dir, saved):
+            return saved, "changed by something other than papers"
+        return saved, None
+
     def _create(self) -> None:
         from whoosh import index as windex
 
@@ -86,6 +106,34 @@ class PaperIndex:
         for name in ("stamps.json", "state.json", VOCABULARY_FILE):
             (self.dir / name).unlink(missing_ok=True)
         self._ix = windex.create_in(str(self.dir), make_schema())
+
+    @contextlib.contextmanager
+    def searcher(self):
+        """A Whoosh searcher; a damaged index (random bytes in a segment file, say) is an
+        ``IndexDamaged`` naming the cure instead of whatever Whoosh raises."""
+        try:
+            with self.ix.searcher() as searcher:
+                yield searcher
+        except PapersError:
+            raise
+        except Exception as exc:
+            if not _raised_in_whoosh(exc):
+                raise  # (a bug of ours is not a damaged index)
+            raise IndexDamaged(self.dir, exc) from None
+
+    def verify(self) -> None:
+        """Read everything the index holds (stored records, every term, every posting):
+        an ``IndexDamaged`` if any of it cannot be read. For ``papers doctor``."""
+        with self.searcher() as searcher:
+            reader = searcher.reader()
+            for _fields in reader.all_stored_fields():
+                pass
+            for fieldname in searcher.schema.names():
+                if not searcher.schema[fieldname].indexed:
+                    continue
+                for term in reader.lexicon(fieldname):
+                    for _posting in reader.postings(fieldname, term).all_ids():
+                        pass
 
     @property
     def ix(self):
@@ -111,36 +159,45 @@ class PaperIndex:
         self.invalid = {k: v for k, v in self.invalid.items() if k in seen and k not in changed_set}
         if not (full or changed or removed):
             state.write(self.dir, "stamps.json", seen)
-            state.write(
-                self.dir,
-                "state.json",
-                {"version": SCHEMA_VERSION, "papers_dir": papers_stamp, "invalid": self.invalid},
-            )
+            saved = {"version": SCHEMA_VERSION, "papers_dir": papers_stamp,
+                     "invalid": self.invalid, "files": state.files(self.dir)}  # fmt: skip
+            state.write(self.dir, "state.json", saved)
             return report
+        # When most records changed (a copied library has new inodes), start afresh: updating
+        # each would leave the deleted versions in Whoosh's length statistics, and scores
+        # would differ from those of the same records indexed once.
+        rebuild = full or len(changed) > len(old) // 2
+        todo = sorted(seen) if rebuild else sorted(changed)
         # Records are read and indexed one at a time: a rebuild holds no list of them.
-        with self.writer(len(changed), papers_stamp, full, progress) as writer:
-            for name in removed:
+        with self.writer(len(todo), papers_stamp, rebuild, progress) as writer:
+            for name in [] if rebuild else removed:
                 writer.delete(name[: -len(".yaml")])
-            with progress(len(changed), "indexing") as advance:
-                for name in sorted(changed):
+            with progress(len(todo), "indexing") as advance:
+                for name in todo:
                     advance()
-                    try:
-                        record = self.library.load_path(self.library.papers_dir / name)
-                    except (RecordError, OSError) as exc:
-                        self.invalid[name] = str(exc)  # not searchable until fixed
-                        if name in old:
-                            writer.delete(name[: -len(".yaml")])
-                            report.removed += 1
-                        continue
-                    known = name in old
-                    writer.upsert(record, Stamp(*seen[name]), known_new=full or not known)
-                    if known:
-                        report.updated += 1
-                    else:
-                        report.added += 1
+                    self._index_file(writer, name, seen, old, report, rebuild)
         report.removed += len(removed)
         report.invalid = self.invalid
         return report
+
+    def _index_file(self, writer, name: str, seen: dict, old: dict, report: SyncReport,
+                    rebuild: bool) -> None:  # fmt: skip
+        """Index one record file for ``sync``; an invalid one is listed, and no longer found."""
+        try:
+            record = self.library.load_path(self.library.papers_dir / name)
+        except (RecordError, OSError) as exc:
+            self.invalid[name] = str(exc)  # not searchable until fixed
+            if name in old:
+                if not rebuild:
+                    writer.delete(name[: -len(".yaml")])
+                report.removed += 1
+            return
+        known = name in old
+        writer.upsert(record, Stamp(*seen[name]), known_new=rebuild or not known)
+        if not known:
+            report.added += 1
+        elif old[name] != seen[name]:
+            report.updated += 1
 
     def refresh_stale(self, stored: dict[str, list[int]]) -> bool:
         """Re-index the records among *stored* (id -> indexed stamp) whose files changed.
@@ -220,22 +277,22 @@ class PaperIndex:
         if not terms:
             return []
         if searcher is None:
-            with self.ix.searcher() as searcher:
+            with self.searcher() as searcher:
                 return self.find_by_keys(keys, searcher)
         return [searcher.stored_fields(n)["id"] for n in searcher.docs_for_query(query.Or(terms))]
 
     def citekeys(self) -> set[str]:
         """Every citation key in the index (read once per ingest, not once per paper)."""
-        with self.ix.searcher() as searcher:
+        with self.searcher() as searcher:
             return {k.decode("utf-8") for k in searcher.lexicon("citekey")}
 
     def ids(self, q) -> list[str]:
         """The ids of every paper matching *q* (stored ids only, no record data kept)."""
-        with self.ix.searcher() as searcher:
+        with self.searcher() as searcher:
             return [searcher.stored_fields(n)["id"] for n in searcher.docs_for_query(q)]
 
     def get(self, rid: str) -> Hit | None:
-        with self.ix.searcher() as searcher:
+        with self.searcher() as searcher:
             fields = searcher.document(id=rid)
         return hit_from(fields) if fields else None
 
@@ -248,7 +305,7 @@ class PaperIndex:
         collector drops real hits of a query of many weighted terms: ``similar`` lost one
         of its top 3 for 20 of the 63 bundled papers (with or without its "optimize")."""
         for _attempt in range(2):
-            with self.ix.searcher() as searcher:
+            with self.searcher() as searcher:
                 order = "sortkey" if sort else None
                 results = searcher.search(q, limit=None if exact else limit, sortedby=order)
                 kept = results[:limit] if exact and limit is not None else results
@@ -257,3 +314,11 @@ class PaperIndex:
             if not fresh or not self.refresh_stale(stored):
                 break
         return hits
+
+
+def _raised_in_whoosh(exc: BaseException) -> bool:
+    """Whether the innermost frame of *exc* is Whoosh's (reading a file it cannot parse)."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and f"{os.sep}whoosh{os.sep}" in tb.tb_frame.f_code.co_filename

@@ -94,7 +94,7 @@ def search(
     extra = _filter_query(filters or Filters())
     hits = index.run(q if extra is None else query.And([q, extra]), limit=limit)
     if hits:
-        with index.ix.searcher() as searcher:
+        with index.searcher() as searcher:
             terms = snippets.query_terms(q, searcher.reader())
         for hit in hits:
             texts = {name: hit.text(name) for name in ("abstract", "summary_zh")}
@@ -117,7 +117,7 @@ def suggest(index: PaperIndex, text: str) -> str | None:
     words = re.findall(r'"[^"]*"|\S+', text)
     changed = False
     vocabulary = None
-    with index.ix.searcher() as searcher:
+    with index.searcher() as searcher:
         reader = searcher.reader()
         for i, word in enumerate(words):
             if not re.fullmatch(r"[A-Za-z][A-Za-z-]{2,}", word) or word in ("AND", "OR", "NOT"):
@@ -151,7 +151,7 @@ def similar(index: PaperIndex, rid: str, limit: int = 10) -> tuple[Hit, list[Hit
         "summary": paper.text("summary_zh") or "",
     }
     parts = []
-    with index.ix.searcher() as searcher:
+    with index.searcher() as searcher:
         for field, text in texts.items():
             if text:
                 for term, weight in searcher.key_terms_from_text(field, text, numterms=12):
@@ -177,7 +177,7 @@ def tag_counts(index: PaperIndex) -> list[tuple[str, int]]:
     from whoosh import query
 
     counts = []
-    with index.ix.searcher() as searcher:
+    with index.searcher() as searcher:
         for tag in sorted({t.decode("utf-8") for t in searcher.lexicon("tag")}):
             n = len(list(searcher.docs_for_query(query.Term("tag", tag))))
             if n:
@@ -193,7 +193,7 @@ def stats(index: PaperIndex) -> dict[str, list[tuple[str, int]]]:
     from whoosh import query
 
     out: dict[str, list[tuple[str, int]]] = {s: [] for s in STAT_SECTIONS}
-    with index.ix.searcher() as searcher:
+    with index.searcher() as searcher:
         for term in searcher.lexicon("facets"):
             text = term.decode("utf-8")
             section, _sep, value = text.partition(":")

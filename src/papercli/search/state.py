@@ -1,11 +1,18 @@
 """What the index was last synced with: ``.index/state.json`` (schema version, the
-``papers/`` folder's stamp, invalid records) and ``.index/stamps.json`` (each record
-file's stamp). A file that is missing, damaged or not a mapping reads as empty: the
-index is then brought up to date from the records, never trusted."""
+``papers/`` folder's stamp, invalid records, and the size and mtime of each of Whoosh's
+files as committed) and ``.index/stamps.json`` (each record file's stamp). A file that
+is missing, damaged or not a mapping reads as empty: the index is then brought up to
+date from the records, never trusted.
+
+Whoosh does not notice a file of its index overwritten with other bytes of the same
+length: it reads wrong numbers and scores silently. The stamps of its files do: one
+``scandir`` of ``.index`` when the index is opened."""
 
 from __future__ import annotations
 
 import json
+import os
+import re
 from pathlib import Path
 
 from ..store.files import atomic_write
@@ -21,3 +28,37 @@ def read(folder: Path, name: str) -> dict:
 
 def write(folder: Path, name: str, data: dict) -> None:
     atomic_write(folder / name, json.dumps(data, ensure_ascii=False).encode("utf-8"))
+
+
+OWN = ("state.json", "stamps.json", "words.json")  # ours, written after Whoosh's commit
+_TOC_RE = re.compile(r"^_\w+_(\d+)\.toc$")
+
+
+def files(folder: Path) -> dict:
+    """What ``state.json`` keeps of Whoosh's files: the committed generation, and the
+    [size, mtime_ns] of each file (not its lock, not ours)."""
+    stamps = {}
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.is_file() and entry.name not in OWN and not entry.name.endswith("LOCK"):
+                st = entry.stat()
+                stamps[entry.name] = [st.st_size, st.st_mtime_ns]
+    return {"generation": _generation(stamps), "files": stamps}
+
+
+def changed(folder: Path, saved: dict) -> bool:
+    """Whether a file Whoosh committed was replaced, cut or removed since (its bytes
+    rewritten, say). When a newer generation has been committed since (a writer at work,
+    or one killed before it updated ``state.json``) there is nothing to compare."""
+    kept = saved.get("files")
+    if not isinstance(kept, dict) or not isinstance(kept.get("files"), dict):
+        return False
+    now = files(folder)
+    if now["generation"] != kept.get("generation"):
+        return False
+    return any(now["files"].get(name) != stamp for name, stamp in kept["files"].items())
+
+
+def _generation(stamps: dict) -> int | None:
+    numbers = [int(m.group(1)) for name in stamps if (m := _TOC_RE.match(name))]
+    return max(numbers, default=None)

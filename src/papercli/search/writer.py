@@ -125,7 +125,7 @@ def open_writer(
     saved = {} if clear else state.read(index.dir, "state.json")
     if writer.papers_dir is not None:
         saved["papers_dir"] = writer.papers_dir
-    saved.update(version=SCHEMA_VERSION, invalid=index.invalid)
+    saved.update(version=SCHEMA_VERSION, invalid=index.invalid, files=state.files(index.dir))
     state.write(index.dir, "state.json", saved)
 
 

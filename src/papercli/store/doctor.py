@@ -13,10 +13,11 @@ the exact place to look.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass
 
-from ..errors import RecordError
+from ..errors import IndexDamaged, RecordError
 from .files import Stamp
 from .library import Library
 from .transaction import TXN_DIR
@@ -32,6 +33,16 @@ class Problem:
     def __str__(self) -> str:
         fix = " (--fix repairs it)" if self.fixable else ""
         return f"{self.kind}: {self.where}: {self.message}{fix}"
+
+
+def heal(library: Library) -> None:
+    """Bring the index up to date, as any command would first (a command killed after
+    committing its records leaves the index behind them until then)."""
+    from ..search.index import PaperIndex
+
+    if library.papers_dir.exists():
+        with contextlib.suppress(IndexDamaged, OSError):
+            PaperIndex(library).open()
 
 
 def check(library: Library) -> list[Problem]:
@@ -112,13 +123,17 @@ def _index_problems(library: Library, stamps: dict[str, list[int]]) -> list[Prob
     index_dir = library.index_dir
     if not stamps and not _read_object(index_dir / "stamps.json"):
         return []  # an empty library needs no index (and nothing is indexed)
-    try:
-        state = json.loads((index_dir / "state.json").read_text("utf-8"))
-        indexed = json.loads((index_dir / "stamps.json").read_text("utf-8"))
-    except (FileNotFoundError, ValueError):
+    from ..search import state as index_state
+
+    saved = index_state.read(index_dir, "state.json")
+    indexed = index_state.read(index_dir, "stamps.json")
+    if not saved or (stamps and not indexed):
         return [Problem("index", ".index", "missing or unreadable", True)]
-    if state.get("version") != SCHEMA_VERSION:
+    if saved.get("version") != SCHEMA_VERSION:
         return [Problem("index", ".index", "built by another version of papers", True)]
+    if index_state.changed(index_dir, saved):
+        return [Problem("index", ".index", "its files changed behind its back", True)]
+    state = saved
     invalid = set(state.get("invalid", {}))
     stale = [n for n, s in stamps.items() if indexed.get(n) != s and n not in invalid]
     orphans = [n for n in indexed if n not in stamps]
@@ -129,7 +144,20 @@ def _index_problems(library: Library, stamps: dict[str, list[int]]) -> list[Prob
     if orphans:
         message = f"{_n(orphans, 'indexed record')} no longer there (first: {sorted(orphans)[0]})"
         out.append(Problem("index", ".index", message, True))
-    return out
+    return out or _unreadable(library)
+
+
+def _unreadable(library: Library) -> list[Problem]:
+    """Every stored record, term and posting of the index read once (random bytes in a
+    segment file pass every other check)."""
+    from ..search.index import PaperIndex
+
+    try:
+        PaperIndex(library).open(refresh=False).verify()
+    except IndexDamaged as exc:
+        detail = str(exc).split("(", 1)[-1].rsplit(")", 1)[0]
+        return [Problem("index", ".index", f"damaged: {detail}", True)]
+    return []
 
 
 def _read_object(path) -> dict:
