@@ -110,7 +110,9 @@ class Session:
         from ..search.index import PaperIndex
 
         self._index = PaperIndex(self.library()).open(progress=self.env.progress)
-        if self._index.rebuilt and self._index.doc_count():
+        for notice in self._index.notices:
+            self.env.warn(notice)
+        if self._index.rebuilt and not self._index.notices and self._index.doc_count():
             count = self._index.doc_count()
             self.env.say(f"the index was {self._index.rebuilt}: rebuilt it ({count} papers)")
         for message in sorted(self._index.invalid.values()):

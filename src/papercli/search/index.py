@@ -22,6 +22,7 @@ import contextlib
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..errors import IndexDamaged, PapersError, RecordError
 from ..progress import Progress, quiet
@@ -55,6 +56,7 @@ class PaperIndex:
         self._ix = None
         self.invalid: dict[str, str] = {}
         self.rebuilt: str | None = None  # why open() had to start a new index, if it did
+        self.notices: list[str] = []  # what the user should know about the index used
 
     # -- opening and freshness --------------------------------------------------------------
 
@@ -66,6 +68,10 @@ class PaperIndex:
         a writer at work is waited for, never overwritten."""
         engine.load()
         saved, trouble = self._load()
+        behind = refresh and saved.get("papers_dir") != self.library.papers_dir_stamp()
+        if (trouble or behind) and not self.library.writable():
+            self._move_to_cache(trouble or "behind its records")
+            saved, trouble = self._load()
         if trouble:
             with self.library.lock():
                 saved, trouble = self._load()  # (the writer waited for may have rebuilt it)
@@ -82,6 +88,21 @@ class PaperIndex:
                 if locked:
                     self.sync(progress=progress)
         return self
+
+    def _move_to_cache(self, why: str) -> None:
+        """A library this process cannot write, whose index cannot be used as it is: keep
+        an index of its records in the user's cache folder instead (rebuilt there once,
+        kept up to date there like any index)."""
+        import hashlib
+
+        import platformdirs
+
+        key = hashlib.sha256(str(self.library.root.resolve()).encode()).hexdigest()[:16]
+        cache = Path(platformdirs.user_cache_dir("papers", appauthor=False)) / "read-only" / key
+        self.notices.append(f"the library at {self.library.root} is read-only and its index "
+                            f"is {why}: searching an index of its records in {cache}")  # fmt: skip
+        self.library = self.library.read_only_view(cache)
+        self.dir = self.library.index_dir
 
     def _load(self) -> tuple[dict, str | None]:
         """The saved state, with the index opened; or why the index cannot be used."""

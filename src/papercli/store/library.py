@@ -38,6 +38,7 @@ class Library:
         self.papers_dir = self.root / "papers"
         self.sources_dir = self.root / "sources"
         self.index_dir = self.root / ".index"
+        self.lock_file = self.root / ".lock"
         self._lock = None
         self.on_wait: Callable[[], None] | None = None  # told when the lock is busy
 
@@ -190,8 +191,8 @@ class Library:
         if self._lock is None:
             from filelock import FileLock
 
-            self.root.mkdir(parents=True, exist_ok=True)
-            self._lock = FileLock(str(self.root / ".lock"))
+            self.lock_file.parent.mkdir(parents=True, exist_ok=True)
+            self._lock = FileLock(str(self.lock_file))
         return self._lock
 
     @contextlib.contextmanager
@@ -224,10 +225,28 @@ class Library:
         except Timeout:
             yield False
             return
+        except OSError:  # a library one cannot write (read-only, or another user's)
+            yield False
+            return
         try:
             yield True
         finally:
             lock.release()
+
+    def writable(self) -> bool:
+        """Whether this process may write to the library (a read-only mount, a shared folder
+        of another user's, a ``cp -a`` copy without write permission may not)."""
+        return os.access(self.root, os.W_OK) and (
+            not self.papers_dir.exists() or os.access(self.papers_dir, os.W_OK)
+        )
+
+    def read_only_view(self, folder: Path) -> Library:
+        """This library's records, with its index, lock and other state kept in *folder*:
+        how a library one cannot write is searched once its own index is out of date."""
+        view = Library(self.root)
+        view.index_dir = folder / "index"
+        view.lock_file = folder / "lock"
+        return view
 
 
 def _alive(pid: int) -> bool:
