@@ -198,3 +198,41 @@ def test_records_of_finished_documents_are_parked_and_come_back_whole(tmp_librar
     assert report.merged == ["iclr2026-rrnco"] and len(report.new) == 63
     assert rrnco.title and rrnco.summary_zh and rrnco.abstract  # both sources' fields
     assert [s.name for s in rrnco.sources] == ["digest.txt", "abstracts.txt"]
+
+
+def one_title(n: int, folder) -> object:
+    """A digest page listing the same title *n* times, each with its own summary."""
+    lines = ["Cat¶", f"ICLR2026 · {n} 篇论文解读", ""]
+    for i in range(n):
+        lines += ["- The Same Title Every Time", "-", f"第{i}个摘要，内容不同。", ""]
+    path = folder / f"same-{n}.txt"
+    path.write_text("\n".join(lines), "utf-8")
+    return path
+
+
+def calls_to_ingest(library, path) -> int:
+    """Python function calls an ingest makes: work, counted the same on any machine."""
+    import cProfile
+    import pstats
+
+    profile = cProfile.Profile()
+    profile.runcall(ingest, library, [path])
+    return pstats.Stats(profile).total_calls
+
+
+def test_one_title_listed_many_times_is_linear_work(tmp_path):
+    """50,000 entries of one title took 151-280 s to ingest and 533 s to re-ingest: each
+    merge scanned every source and conflict kept so far, and every entry read the one
+    stored record again. Now four times the entries cost about four times the calls."""
+    from papercli.store.library import Library
+
+    work = {}
+    for n in (1000, 4000):
+        library = Library(tmp_path / f"lib{n}")
+        path = one_title(n, tmp_path)
+        first = calls_to_ingest(library, path)
+        again = calls_to_ingest(library, path)
+        assert len(library.load("iclr2026-same-title-every-time").sources) == n
+        work[n] = (first, again)
+    assert work[4000][0] / work[1000][0] < 4.6, work  # quadratic would be ~16
+    assert work[4000][1] / work[1000][1] < 4.6, work

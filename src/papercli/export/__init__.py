@@ -57,7 +57,9 @@ class _Counted:
 def inert_record(record: Record) -> Record:
     """A copy of *record* whose every text is inert (``text.inert``): no terminal escape,
     control character or invisible bidirectional control reaches a citation or a page."""
-    changes = {f.name: _inert(getattr(record, f.name)) for f in dataclasses.fields(record)}
+    changes = {
+        f.name: _inert(getattr(record, f.name)) for f in dataclasses.fields(record) if f.init
+    }
     changes["sources"] = [dataclasses.replace(s, name=inert(s.name)) for s in record.sources]
     return dataclasses.replace(record, **changes)
 

@@ -116,9 +116,7 @@ def _fold(record: Record, other: Entry | Record, origin: str) -> None:
         if new and not old:
             setattr(record, name, new)
         elif new and text_key(old) != text_key(new):
-            conflict = {"field": name, "value": new, "source": origin}
-            if conflict not in record.conflicts:
-                record.conflicts.append(conflict)
+            record.add_conflict({"field": name, "value": new, "source": origin})
     for name in ("categories", "urls"):
         values = getattr(record, name)
         values.extend(v for v in getattr(other, name) if v not in values)
@@ -133,16 +131,18 @@ def merge_entry(record: Record, entry: Entry, source: Source) -> None:
     if record.cites(source):
         return  # this very entry is already part of the record: re-ingest changes nothing
     _fold(record, entry, f"{source.name}:{source.line}")
-    record.sources.append(source)
+    record.add_source(source)
 
 
 def merge_record(record: Record, other: Record) -> None:
     """Fold a whole record (read back from an export) into the library's record of the paper."""
     _fold(record, other, f"record {other.id}")
-    record.sources.extend([s for s in other.sources if not record.cites(s)])
+    for source in other.sources:
+        record.add_source(source)
     for kind in ("added", "removed"):
         mine = record.tag_edits.get(kind, [])
         merged = sorted(set(mine) | set(other.tag_edits.get(kind, [])))
         if merged:
             record.tag_edits[kind] = merged
-    record.conflicts.extend(c for c in other.conflicts if c not in record.conflicts)
+    for conflict in other.conflicts:
+        record.add_conflict(conflict)

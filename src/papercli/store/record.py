@@ -102,13 +102,40 @@ class Record(Paper):
     sources: list[Source] = field(default_factory=list)
     # Values a later source gave for a field that already had another value.
     conflicts: list[dict[str, Any]] = field(default_factory=list)
+    _cited: tuple[int, set] | None = field(default=None, init=False, repr=False, compare=False)
+    _noted: tuple[int, set] | None = field(default=None, init=False, repr=False, compare=False)
 
     # -- derived views -------------------------------------------------------------------
 
     def cites(self, source: Source) -> bool:
         """Whether this record already holds that very entry (same document copy and line):
         ingesting it again changes nothing."""
-        return any(s.document == source.document and s.line == source.line for s in self.sources)
+        return (source.document, source.line) in self._places()
+
+    def add_source(self, source: Source) -> None:
+        """Add *source* unless the record cites it already."""
+        places = self._places()
+        if (source.document, source.line) not in places:
+            self.sources.append(source)
+            places.add((source.document, source.line))
+            self._cited = (len(self.sources), places)
+
+    def add_conflict(self, conflict: dict[str, Any]) -> None:
+        """Note a disagreement, once."""
+        if self._noted is None or self._noted[0] != len(self.conflicts):
+            self._noted = (len(self.conflicts), {_conflict_key(c) for c in self.conflicts})
+        key = _conflict_key(conflict)
+        if key not in self._noted[1]:
+            self.conflicts.append(conflict)
+            self._noted[1].add(key)
+            self._noted = (len(self.conflicts), self._noted[1])
+
+    def _places(self) -> set[tuple[str, int]]:
+        """The places cited, as a set kept beside the list (rebuilt only when the list was
+        changed directly): a paper listed 50,000 times made each lookup a scan."""
+        if self._cited is None or self._cited[0] != len(self.sources):
+            self._cited = (len(self.sources), {(s.document, s.line) for s in self.sources})
+        return self._cited[1]
 
     @property
     def label(self) -> str:
@@ -203,6 +230,10 @@ class Record(Paper):
             raise RecordError(f"{where}.sources: a record needs at least one source, the "
                               "document and line it came from")  # fmt: skip
         return record
+
+
+def _conflict_key(conflict: dict[str, Any]) -> tuple:
+    return tuple(sorted((k, repr(v)) for k, v in conflict.items()))
 
 
 def derived_label(
