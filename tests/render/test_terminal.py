@@ -194,6 +194,8 @@ def interrupt(term: Terminal, command: str, phase: str, share: float, mark: str)
     term.type(f"clear; PAPERS_MARK={mark} {command}; echo $? > {status}")
 
     def reached(screen: str) -> bool:
+        if "PAPERS_MARK=" in screen:  # the typed line, not yet cleared (it names the phase)
+            return False
         m = re.search(rf"{phase}\b.*?(\d+)/(\d+)", screen)
         return bool(m and int(m[1]) >= share * int(m[2])) or (share == 0 and phase in screen)
 

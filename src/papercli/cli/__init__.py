@@ -41,6 +41,13 @@ def main() -> None:
         os.environ["TYPER_USE_RICH"] = "0"
     signal.signal(signal.SIGINT, _interrupted)
     signal.signal(signal.SIGTERM, _interrupted)
-    from .app import app
+    try:
+        from .app import app
 
-    app(prog_name="papers")
+        app(prog_name="papers")
+    except KeyboardInterrupt as exc:  # (while Typer was building the commands)
+        from ..errors import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated
+
+        terminated = isinstance(exc, Terminated)
+        sys.stderr.write(f"papers: {'terminated' if terminated else 'interrupted'}\n")
+        sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)

@@ -84,6 +84,23 @@ def _exit_with_parent() -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+@contextlib.contextmanager
+def _signals_held():
+    """Hold Ctrl-C and SIGTERM while a process is being started (they are delivered right
+    after): interrupted between handing the process to the fork server and learning its
+    pid, the parent could neither stop it nor wait for it, and the child, finding the
+    parent's queues gone, printed a traceback of its own."""
+    try:
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    except (AttributeError, ValueError):  # (no such call here, or not the main thread)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 class _Task(SubWriterTask):
     """One indexing process: Ctrl-C is for the parent, which then cancels this one; a
     failure is reported to the parent, not printed."""
@@ -134,7 +151,8 @@ class ParallelWriter(MpWriter):
         task = _Task(self.storage, self.indexname, self.jobqueue, self.resultqueue,
                      self.subargs, self.multisegment)  # fmt: skip
         self.tasks.append(task)
-        task.start()
+        with _signals_held():
+            task.start()
         return task
 
     def _enqueue(self) -> None:
