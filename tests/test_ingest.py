@@ -236,3 +236,13 @@ def test_one_title_listed_many_times_is_linear_work(tmp_path):
         work[n] = (first, again)
     assert work[4000][0] / work[1000][0] < 4.6, work  # quadratic would be ~16
     assert work[4000][1] / work[1000][1] < 4.6, work
+
+
+def test_a_deleted_record_ingested_again_gets_its_citation_key_back(seeded_library):
+    """The index's list of keys keeps a deleted paper's key until its segment is merged."""
+    from papercli.search.index import PaperIndex
+
+    PaperIndex(seeded_library).open()
+    seeded_library.record_path("iclr2026-muonbp").unlink()
+    ingest(seeded_library, SEEDS)  # (its index forgets the paper first)
+    assert seeded_library.load("iclr2026-muonbp").citekey == "muonbp2026"

@@ -72,7 +72,8 @@ class Batch:
         self.parked: dict[str, str] = {}  # records touched earlier, as JSON
         self.before: dict[str, str | None] = {}  # id -> record as it was (None: new), JSON
         self.owner: dict[str, str] = {}  # identity key -> id
-        self.citekeys: set[str] = index.citekeys()
+        self.indexed_keys: set[str] = index.citekeys()  # (may hold deleted papers' keys)
+        self.citekeys: set[str] = set()  # keys of the records this ingest holds
         self.touched: dict[str, None] = {}  # ids created or merged into, in order (a set)
         self.keywords: dict[str, set[str]] = {}  # tags a source gave (BibTeX keywords)
         self.lookups: dict[str, list[str]] = {}  # identity key -> indexed ids (see indexed)
@@ -127,6 +128,14 @@ class Batch:
                 return record
         return None
 
+    def taken(self, citekey: str) -> bool:
+        """Whether a paper of the library or of this ingest has *citekey*. The index's list
+        of keys keeps a deleted paper's key until its segment is merged: a clash with it is
+        checked (a record deleted and ingested again got 'muonbp2026a')."""
+        if citekey in self.citekeys:
+            return True
+        return citekey in self.indexed_keys and self.index.has_citekey(citekey, self.searcher)
+
     def indexed(self, key: str) -> list[str]:
         """Ids of the indexed papers holding identity key *key*, looked up once per ingest
         (a title repeated 50,000 times read the same stored record 50,000 times)."""
@@ -148,8 +157,8 @@ class Batch:
         incoming = entry.record
         existing = self.get(incoming.id) or self.find(entry)
         if existing is None:
-            if incoming.citekey and (incoming.citekey in self.citekeys):
-                incoming.citekey = ids.unique_citekey(incoming.citekey, self.citekeys.__contains__)
+            if incoming.citekey and self.taken(incoming.citekey):
+                incoming.citekey = ids.unique_citekey(incoming.citekey, self.taken)
             self.before[incoming.id] = None
             self.remember(incoming, touched=True)
             return incoming, "new"
@@ -201,11 +210,11 @@ class Batch:
             base, lambda i: i in self.records or i in self.parked or self.library.exists(i)
         )
         record = new_record(rid, entry, source)
-        if entry.citekey and entry.citekey not in self.citekeys:
+        if entry.citekey and not self.taken(entry.citekey):
             record.citekey = entry.citekey  # the source's own key (BibTeX), when free
         else:
             key = ids.base_citekey(entry.short_name, entry.title, entry.abstract, entry.year)
-            record.citekey = ids.unique_citekey(key, self.citekeys.__contains__)
+            record.citekey = ids.unique_citekey(key, self.taken)
         self.before[rid] = None
         self.remember(record, touched=True)
         return record

@@ -303,9 +303,16 @@ class PaperIndex:
         return [searcher.stored_fields(n)["id"] for n in searcher.docs_for_query(query.Or(terms))]
 
     def citekeys(self) -> set[str]:
-        """Every citation key in the index (read once per ingest, not once per paper)."""
+        """Every citation key in the index's list of terms (read once per ingest, not once
+        per paper); it may still hold deleted papers' keys (see ``has_citekey``)."""
         with self.searcher() as searcher:
             return {k.decode("utf-8") for k in searcher.lexicon("citekey")}
+
+    def has_citekey(self, citekey: str, searcher) -> bool:
+        """Whether a paper in the index (not a deleted one) has *citekey*."""
+        from whoosh import query
+
+        return any(True for _ in searcher.docs_for_query(query.Term("citekey", citekey)))
 
     def ids(self, q) -> list[str]:
         """The ids of every paper matching *q* (stored ids only, no record data kept)."""
