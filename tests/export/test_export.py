@@ -338,3 +338,14 @@ def test_a_whole_record_export_reads_back_with_its_controls(tmp_path, fmt):
     library = Library(tmp_path / "lib")
     ingest(library, [path])
     assert library.load("iclr2026-controls").title == f"Title {CONTROLS}"
+
+
+def test_a_chinese_title_in_bibtex_is_noted_once_and_logs_nothing(caplog):
+    from papercli.store.record import Source
+
+    record = Record(id="iclr2026-zh", citekey="zh2026", title="联邦学习的新方法", venue="ICLR",
+                    year=2026, sources=[Source("sources/a.txt", "a.txt", 1, "digest", ["title"])])  # fmt: skip
+    with caplog.at_level("DEBUG"):
+        text = render("bibtex", [record])
+    assert caplog.records == []  # pylatexenc warned for every character, twice
+    assert "note = {the title has characters with no ASCII spelling; export as biblatex.}" in text

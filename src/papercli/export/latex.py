@@ -50,6 +50,7 @@ def _encoder():
             ],
             non_ascii_only=True,
             unknown_char_policy="fail",
+            unknown_char_warning=False,  # (papers reports such characters itself, once)
             replacement_latex_protection="braces-all",
         )
     return _ENCODER
