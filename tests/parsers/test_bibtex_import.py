@@ -100,3 +100,34 @@ def test_reimport_into_the_same_library_adds_provenance_only(seeded_library, tmp
         data = yaml.safe_load(seeded_library.record_path(rid).read_text("utf-8"))
         assert data["title"] == original.title and data["tags"] == original.tags
         assert [s["name"] for s in data["sources"]][-1] == "all.bib"
+
+
+MACROS = r"""@string{iclr = "International Conference on Learning Representations"}
+@string{conf = "Proc. " # iclr}
+@inproceedings{joined,
+  title = "Muon " # {Is} # " Scalable",
+  booktitle = iclr,
+  year = 2026,
+}
+@inproceedings{nested, title = {Second}, booktitle = conf # " " # 2026, year = "20" # "26"}
+@inproceedings{monthly, title = {Third} # " (" # jan # ")", booktitle = neurips, year = 2026}
+@inproceedings{stray, title = {Fourth}, booktitle = {ICML} {2026}, year = 2026}
+"""
+
+
+def test_concatenations_and_macros_read_as_bibtex_reads_them():
+    doc = parse_bytes(MACROS.encode(), "macros.bib")
+    got = [(e.citekey, e.title, e.venue, e.year) for e in doc.entries]
+    assert got == [
+        ("joined", "Muon Is Scalable", "ICLR", 2026),
+        ("nested", "Second", "Proc. International Conference on Learning Representations 2026",
+         2026),
+        ("monthly", "Third (January)", None, 2026),  # not a venue named 'neurips'
+        ("stray", "Fourth", None, 2026),
+    ]  # fmt: skip
+    assert [(w.line, w.message) for w in doc.warnings] == [
+        (9, "entry 'monthly': booktitle uses 'neurips', which no @string defines; read as "
+            "empty, as BibTeX reads it"),
+        (10, "entry 'stray': booktitle holds an unexpected '{' (pieces are joined by #); the "
+             "field is left out"),
+    ]  # fmt: skip

@@ -29,7 +29,7 @@ from ..store.record import CITEKEY_RE
 from ..text import collapse_ws, has_cjk
 from ..text.latex import latex_to_text, segments_of_math
 from ..venues import FULL_NAMES, canonical_venue
-from . import shortname
+from . import bibvalues, shortname
 from .base import URL_RE, Document, Entry
 
 NAME = "bibtex"
@@ -84,15 +84,24 @@ def parse(lines: list[str]) -> Document:
     import bibtexparser
 
     doc = Document(format=NAME)
-    library = bibtexparser.parse_string("\n".join(lines))
+    # Raw values (no middleware): macros and `#` are read by bibvalues, as BibTeX reads them
+    library = bibtexparser.parse_string("\n".join(lines), parse_stack=[])
     for block in library.failed_blocks:
         line = getattr(block, "start_line", 0) + 1
         doc.warn(line, "an entry BibTeX cannot read (unbalanced braces or quotes?); skipped")
+    macros: dict[str, str] = {}
+    for string in library.strings:  # in file order: one may use those before it
+        value = _value(doc, "@string", string.key, string, macros)
+        macros[string.key.lower()] = value or ""
     unused: Counter[str] = Counter()
     for bib in library.entries:
         if bib.entry_type.lower() in _IGNORED_TYPES:
             continue
-        fields = {f.key.lower(): str(f.value) for f in bib.fields}
+        fields = {}
+        for f in bib.fields:
+            value = _value(doc, f"entry {bib.key!r}", f.key, f, macros)
+            if value is not None:
+                fields[f.key.lower()] = value
         unused.update(k for k in fields if k not in _USED)
         entry = _entry(bib.key, bib.start_line + 1, fields)
         if entry is None:
@@ -104,6 +113,21 @@ def parse(lines: list[str]) -> Document:
         names = ", ".join(f"{k} ({n})" for k, n in sorted(unused.items()))
         doc.warn(1, f"fields with no place in a record, kept in the source copy only: {names}")
     return doc
+
+
+def _value(doc: Document, where: str, name: str, block, macros: dict[str, str]) -> str | None:
+    """The text of a field (or @string) *block*'s raw value; what BibTeX would not read, or
+    reads as empty for want of an @string, is reported at the field's line."""
+    line = getattr(block, "start_line", 0) + 1
+    try:
+        reading = bibvalues.read(str(block.value), macros)
+    except bibvalues.Unreadable as exc:
+        doc.warn(line, f"{where}: {name} holds {exc}; the field is left out")
+        return None
+    for macro in reading.undefined:
+        doc.warn(line, f"{where}: {name} uses {macro!r}, which no @string defines; "
+                       "read as empty, as BibTeX reads it")  # fmt: skip
+    return reading.text
 
 
 def _entry(key: str, line: int, fields: dict[str, str]) -> Entry | None:
