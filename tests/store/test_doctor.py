@@ -189,3 +189,28 @@ def test_the_next_command_removes_what_a_killed_ingest_left_pending(seeded_libra
     assert result.exit_code == 0
     assert result.stderr == "papers: removed 1 document copy left by an interrupted ingest\n"
     assert not (lib.root / "sources" / ".pending").exists()
+
+
+def test_a_directory_named_lock_is_named_by_writers_and_doctor(seeded_library):
+    lib = seeded_library
+    PaperIndex(lib).open()
+    lib.lock_file.unlink(missing_ok=True)
+    lib.lock_file.mkdir()
+    tag = ["--library", str(lib.root), "tag", "iclr2026-muonbp", "--add", "later"]
+    result = CliRunner().invoke(app, tag)
+    assert (result.exit_code, result.stderr) == (2, (
+        f"papers: {lib.lock_file} is a directory, not the library's lock file: no command can "
+        "write the library until it is removed (papers doctor --fix removes it when empty)\n"))
+    assert [str(p) for p in check(lib)] == [
+        "lock file: .lock: a directory where the lock file belongs: no command can write the "
+        "library (--fix repairs it)"
+    ]
+    (lib.lock_file / "notes.txt").write_text("someone's")  # not empty: left to its owner
+    (problem,) = check(lib)
+    assert not problem.fixable and problem.message.endswith("(not empty: look inside, then "
+                                                            "remove it)")  # fmt: skip
+    (lib.lock_file / "notes.txt").unlink()
+    result = CliRunner().invoke(app, ["--library", str(lib.root), "doctor", "--fix"])
+    assert (result.exit_code, result.stdout) == (0, "fixed: removed the directory .lock\n"
+                                                    f"{lib.root}: no problems found\n")
+    assert CliRunner().invoke(app, tag).exit_code == 0

@@ -1,12 +1,13 @@
 """``papers doctor``: find what is wrong with a library, and repair what can be repaired.
 
-Checked: an interrupted write (``.txn``), stray temporary files, records that do not
-validate (with file and line), two files claiming one id, two records with one citation
-key, provenance copies that are missing, document copies no record cites (left by an
-interrupted ingest), and an index that is missing or out of date.
+Checked: a directory where the lock file belongs, an interrupted write (``.txn``), stray
+temporary files, records that do not validate (with file and line), two files claiming one
+id, two records with one citation key, provenance copies that are missing, document copies
+no record cites (left by an interrupted ingest), and an index that is missing, out of date
+or damaged.
 
-``--fix`` finishes or discards interrupted writes, removes stray temporary files and
-uncited document copies, and rebuilds the index. It never changes or deletes a record:
+``--fix`` removes an empty directory named ``.lock``, finishes or discards interrupted
+writes, removes stray temporary files and uncited document copies, and rebuilds the index. It never changes or deletes a record:
 an invalid record is for its owner to correct (``papers edit``), so it is reported with
 the exact place to look.
 """
@@ -17,7 +18,7 @@ import contextlib
 import json
 from dataclasses import dataclass
 
-from ..errors import IndexDamaged, RecordError
+from ..errors import IndexDamaged, PapersError, RecordError
 from .files import Stamp
 from .library import Library
 from .transaction import TXN_DIR
@@ -41,7 +42,7 @@ def heal(library: Library) -> None:
     from ..search.index import PaperIndex
 
     if library.papers_dir.exists():
-        with contextlib.suppress(IndexDamaged, OSError):
+        with contextlib.suppress(PapersError, OSError):  # (then reported by check)
             PaperIndex(library).open()
 
 
@@ -67,6 +68,11 @@ def check(library: Library) -> list[Problem]:
 def _leftovers(library: Library) -> list[Problem]:
     """What killed commands leave: a write in progress, temporary files, pending copies."""
     problems = []
+    if library.lock_file.is_dir():
+        empty = not any(library.lock_file.iterdir())
+        message = "a directory where the lock file belongs: no command can write the library"
+        problems.append(Problem("lock file", ".lock", message + ("" if empty else
+                                " (not empty: look inside, then remove it)"), empty))  # fmt: skip
     if (library.root / TXN_DIR).exists():
         state = "committed" if (library.root / TXN_DIR / "COMMIT").exists() else "uncommitted"
         message = f"a killed command left an {state} write"
@@ -177,6 +183,9 @@ def fix(library: Library, problems: list[Problem]) -> list[str]:
     from ..search.index import PaperIndex
 
     done = []
+    if any(p.kind == "lock file" and p.fixable for p in problems):
+        library.lock_file.rmdir()  # (empty: checked) before the lock can be taken
+        done.append("removed the directory .lock")
     with library.lock():
         if any(p.kind == "interrupted write" for p in problems):
             from .transaction import Transaction
