@@ -122,11 +122,12 @@ def doctor(
     fix: Annotated[bool, typer.Option("--fix", help="Repair what can be repaired safely.")] = False,
 ) -> None:
     """Check the library: interrupted writes, invalid records, duplicate ids or keys,
-    missing or uncited document copies, a stale index. Exit 0 when healthy, 1 when
-    problems remain.
+    missing or uncited document copies, a stale or damaged index, a directory where the
+    lock file belongs. Exit 0 when healthy, 1 when problems remain.
 
-    --fix finishes or discards interrupted writes, removes stray temporary files and
-    document copies no record cites, and rebuilds the index; it never changes a record.
+    --fix finishes or discards interrupted writes, removes stray temporary files, document
+    copies no record cites and an empty .lock directory, and rebuilds the index; it never
+    changes a record.
 
     \b
     Examples:
