@@ -7,9 +7,9 @@ no record cites (left by an interrupted ingest), and an index that is missing, o
 or damaged.
 
 ``--fix`` removes an empty directory named ``.lock``, finishes or discards interrupted
-writes, removes stray temporary files and uncited document copies, and rebuilds the index. It never changes or deletes a record:
-an invalid record is for its owner to correct (``papers edit``), so it is reported with
-the exact place to look.
+writes, removes stray temporary files and uncited document copies, and rebuilds the index.
+It never changes or deletes a record: an invalid record is for its owner to correct
+(``papers edit``), so it is reported with the exact place to look.
 """
 
 from __future__ import annotations
