@@ -159,3 +159,47 @@ def test_the_closest_papers_are_the_same_whatever_the_limit(index):
         for k in (3, 4, 10):
             _paper, best = similar(index, path.stem, k)
             assert [h.id for h in best] == [h.id for h in ranking[:k]], (path.stem, k)
+
+
+def titled(index):
+    return [h for h in list_papers(index, Filters()) if h.record.title]
+
+
+def test_every_title_pasted_as_it_is_finds_its_paper_first(index):
+    """As shown by papers (the plain reading of its LaTeX) and as written in the record."""
+    papers = titled(index)
+    assert len(papers) == 45
+    for paper in papers:
+        for pasted in {paper.text("title"), paper.record.title}:
+            hits = search(index, pasted, limit=3)
+            assert hits and hits[0].id == paper.id, (pasted, [h.id for h in hits])
+
+
+@pytest.mark.parametrize(
+    ("pasted", "first"),
+    [
+        ("Convergence of Muon with Newton-Schulz", "iclr2026-convergence-muon-newton-schulz"),
+        ("DeepAFL: Deep Analytic Federated Learning", "iclr2026-deepafl"),
+        ("RRNCO: Towards Real-World Routing with Neural Combinatorial Optimization",
+         "iclr2026-rrnco"),
+        ("When to Restart? Exploring Escalating Restarts!", "iclr2026-sgd-er"),
+        ("muonbp, & muon", "iclr2026-muonbp"),
+        ("iclr2026-muonbp", "iclr2026-muonbp"),  # an id pasted
+        (" iclr2026-rrnco ", "iclr2026-rrnco"),
+    ],
+)  # fmt: skip
+def test_pasted_text_is_text(index, pasted, first):
+    assert search(index, pasted)[0].id == first
+
+
+def test_minus_excludes_and_plus_requires(index):
+    assert ids(search(index, "muon -adam")) == MUON - ids(search(index, "muon adam"))
+    assert ids(search(index, "muon +adam")) == ids(search(index, "muon adam"))
+    assert "iclr2026-convergence-analysis-adaptive-optimizers-under" not in ids(
+        search(index, "muon -adam")
+    )
+
+
+def test_only_common_words_is_explained(index):
+    with pytest.raises(UsageError, match=r"only words too common to be indexed \(of, the\)"):
+        search(index, "of the")

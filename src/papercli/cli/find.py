@@ -56,6 +56,11 @@ def search(
       tag:联邦学习            category abstract summary; a tag by any alias
       year:2025..2026         a year or a range (year:>=2025)
 
+      muon -adam  muon +adam  -word excludes, +word requires (as in web search)
+
+    Pasted text works: a title pasted as it is finds its paper first. Common words
+    (of, with, the…) are left out; ? ! & , and a colon after a word that is not a
+    field (RRNCO: Towards…) are punctuation. A pasted paper id lists that paper first.
     Chinese is matched as written, also inside longer text or glued to English
     (联邦学习, GRPO风格); English words match their other forms (optimizer, optimizers).
     author: matches the authors of papers imported from BibTeX.
@@ -77,6 +82,9 @@ def search(
     shown, cap = session.limit(limit, json or ids)
     width = render.snippet_width(session.env)
     hits = q.search(index, text, cap, filters, width, session.resolve_tag)
+    rid = q.pasted_id(index, text)
+    if rid:
+        session.env.say(f"{rid} is a paper's id: papers show {rid} shows the paper itself")
     print_listing(session, hits, shown, scores=True, json=json, ids=ids)
     if not hits:
         better = q.suggest(index, text)

@@ -91,8 +91,13 @@ def search(
     from . import snippets
 
     q = parse_query(index, text, resolve_tag)
+    rid = pasted_id(index, text)
+    if rid:  # the paper whose id was pasted comes first
+        q = query.Or([query.Term("id", rid), q])
     extra = _filter_query(filters or Filters())
     hits = index.run(q if extra is None else query.And([q, extra]), limit=limit)
+    if rid:
+        hits.sort(key=lambda h: h.id != rid)  # (stable: the others keep their order)
     if hits:
         with index.searcher() as searcher:
             terms = snippets.query_terms(q, searcher.reader())
@@ -101,6 +106,18 @@ def search(
             hit.snippet = snippets.snippet(texts, terms, snippet_cells)
             hit.title_marked = snippets.mark(hit.text("title") or "", terms)
     return hits
+
+
+def pasted_id(index: PaperIndex, text: str) -> str | None:
+    """The id in *text* when *text* is a paper's id and nothing else."""
+    from whoosh import query
+
+    from ..store.record import ID_RE
+
+    word = text.strip()
+    if not ID_RE.fullmatch(word):
+        return None
+    return word if index.run(query.Term("id", word), limit=1) else None
 
 
 def suggest(index: PaperIndex, text: str) -> str | None:

@@ -9,9 +9,17 @@
     title:muon  name:QZO  author:smith  tag:联邦学习  venue:ICLR  category:优化/理论  abstract:…
     year:2026  year:2025..2026  year:>=2025
 
+    muon -adam  muon +adam      -word excludes, +word requires (as in web search)
+
+Pasted text is text: a title pasted as it is finds its paper. Common words (of, with,
+the, …) are not indexed and are left out; ``?``, ``!``, ``&``, commas and a colon after a
+word that is not a field name (``RRNCO: Towards…``) are punctuation, not syntax; a lone
+dash is punctuation too.
+
 Whoosh accepts almost any string and quietly drops what it cannot parse. A search tool
 should instead say what is wrong, so obvious mistakes (unbalanced quotes or parentheses,
-an unknown field, a dangling operator, a bad year) get a one-line ``UsageError``.
+an unknown field such as ``titel:muon``, a dangling operator, a bad year) get a one-line
+``UsageError``.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from __future__ import annotations
 import re
 
 from ..errors import UsageError
+from ..text import STOP_WORDS
 
 TEXT_FIELDS = ("title", "name", "author", "tag", "abstract", "summary")
 FIELDS = (*TEXT_FIELDS, "venue", "year", "category")
@@ -34,6 +43,10 @@ OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 # A quoted phrase, a parenthesis, or a run of other non-space characters.
 _TOKEN_RE = re.compile(r'"[^"]*"|[()]|[^\s()"]+(?:"[^"]*")?')
 _FIELD_RE = re.compile(r"^([A-Za-z_]+):(.*)$", re.S)
+# Punctuation around a pasted word (Whoosh would read ? as a wildcard, 'x' as a term,
+# [ { as ranges, ^ as a boost); * and ~ stay: they are ours (prefix, fuzzy).
+_EDGE_PUNCT = "?!&,;.:'`^[]{}<>=|/\\-‐‑‒–—―−…。，、；：！？“”‘’《》"
+_INNER_SYNTAX_RE = re.compile(r"[\[\]{}^<>=']")
 _YEAR_RE = re.compile(r"^(?:(\d{4})|(\d{4})?\.\.(\d{4})?|([<>]=?)(\d{4}))$")
 
 
@@ -76,7 +89,8 @@ def rewrite(text: str, resolve_tag=None) -> str:
         raise UsageError(f"unbalanced quote in {text!r}")
     tokens = _TOKEN_RE.findall(text)
     depth = 0
-    out = []
+    out: list[str] = []
+    common: list[str] = []  # stop words left out
     for tok in tokens:
         if tok == "(":
             depth += 1
@@ -85,11 +99,12 @@ def rewrite(text: str, resolve_tag=None) -> str:
             if depth < 0:
                 raise UsageError(f"')' without '(' in {text!r}")
         m = _FIELD_RE.match(tok)
+        if m and not m.group(2) and _field(m.group(1)) not in FIELDS:
+            m, tok = None, m.group(1)  # `RRNCO: Towards…`: a word and a colon, not a field
         if m and m.group(1).lower() in ("http", "https", "doi"):
             tok = f'"{tok}"'  # a pasted link or DOI is text, not a field
         elif m and not tok.startswith('"'):
-            field, value = m.group(1), m.group(2)
-            field = FIELD_ALIASES.get(field.lower(), field.lower())
+            field, value = _field(m.group(1)), m.group(2)
             if field not in FIELDS:
                 names = " ".join(f"{f}:" for f in FIELDS)
                 raise UsageError(f"unknown field {m.group(1)!r} in {text!r} (fields: {names})")
@@ -101,15 +116,44 @@ def rewrite(text: str, resolve_tag=None) -> str:
                 tok = f"tag:{resolve_tag(value) or value.lower()}"
             else:
                 tok = f"{field}:{value}"
-        elif tok.strip("*?~") == "" and tok not in ("(", ")"):
-            raise UsageError(f"{tok!r} alone matches nothing useful; add letters to it")
+        elif tok not in OPERATORS and tok not in ("(", ")") and not tok.startswith('"'):
+            if tok.strip("*?~") == "":
+                raise UsageError(f"{tok!r} alone matches nothing useful; add letters to it")
+            tok = _word(tok, common)
+            if not tok:
+                continue
         out.append(tok)
     if depth:
         raise UsageError(f"'(' without ')' in {text!r}")
-    _check_operators(tokens, text)
-    if not any(t not in OPERATORS and t not in "()" for t in tokens):
+    _check_operators(out, text)
+    if not any(t not in OPERATORS and t not in "()" and t != "NOT" for t in out):
+        if common:
+            words = ", ".join(dict.fromkeys(common))
+            raise UsageError(f"the query {text!r} has only words too common to be indexed "
+                             f"({words})")  # fmt: skip
         raise UsageError(f"the query {text!r} has no words to search for")
     return " ".join(out)
+
+
+def _field(name: str) -> str:
+    return FIELD_ALIASES.get(name.lower(), name.lower())
+
+
+def _word(tok: str, common: list[str]) -> str:
+    """A plain word of the query as Whoosh syntax: ``-word`` → ``NOT word``, ``+word`` →
+    ``word``, punctuation around it dropped, a common word (noted in *common*) dropped."""
+    sign = ""
+    if len(tok) > 1 and tok[0] in "-+" and tok[1] not in "-+":
+        sign, tok = ("NOT " if tok[0] == "-" else ""), tok[1:]
+    tok = _INNER_SYNTAX_RE.sub(" ", tok.strip(_EDGE_PUNCT)).strip()
+    if not tok.strip("*?~"):
+        return ""
+    if tok.lower() in STOP_WORDS:
+        common.append(tok.lower())
+        return ""
+    if " " in tok:  # (O'Neil, x^2: the pieces as a phrase, the way the text is indexed)
+        tok = f'"{tok}"'
+    return sign + tok
 
 
 def parse(text: str, schema, resolve_tag=None):
