@@ -198,9 +198,13 @@ def test_a_directory_named_lock_is_named_by_writers_and_doctor(seeded_library):
     lib.lock_file.mkdir()
     tag = ["--library", str(lib.root), "tag", "iclr2026-muonbp", "--add", "later"]
     result = CliRunner().invoke(app, tag)
-    assert (result.exit_code, result.stderr) == (2, (
-        f"papers: {lib.lock_file} is a directory, not the library's lock file: no command can "
-        "write the library until it is removed (papers doctor --fix removes it when empty)\n"))
+    assert (result.exit_code, result.stderr) == (
+        2,
+        (
+            f"papers: {lib.lock_file} is a directory, not the library's lock file: no command can "
+            "write the library until it is removed (papers doctor --fix removes it when empty)\n"
+        ),
+    )
     assert [str(p) for p in check(lib)] == [
         "lock file: .lock: a directory where the lock file belongs: no command can write the "
         "library (--fix repairs it)"
@@ -211,6 +215,8 @@ def test_a_directory_named_lock_is_named_by_writers_and_doctor(seeded_library):
                                                             "remove it)")  # fmt: skip
     (lib.lock_file / "notes.txt").unlink()
     result = CliRunner().invoke(app, ["--library", str(lib.root), "doctor", "--fix"])
-    assert (result.exit_code, result.stdout) == (0, "fixed: removed the directory .lock\n"
-                                                    f"{lib.root}: no problems found\n")
+    assert (result.exit_code, result.stdout) == (
+        0,
+        f"fixed: removed the directory .lock\n{lib.root}: no problems found\n",
+    )
     assert CliRunner().invoke(app, tag).exit_code == 0
