@@ -73,7 +73,9 @@ def test_adding_a_document_indexes_only_its_papers(seeded_library, tmp_path, mon
     indexed = []
     original = writer_module.document
     monkeypatch.setattr(
-        writer_module, "document", lambda r, s, d=None: indexed.append(r.id) or original(r, s, d)
+        writer_module,
+        "document",
+        lambda r, s, d=None, c=(): indexed.append(r.id) or original(r, s, d, c),
     )
     page = tmp_path / "page.txt"
     page.write_text(

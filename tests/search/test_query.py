@@ -53,7 +53,7 @@ def test_muon_finds_exactly_the_four_papers(index):
     "needle", ["muon", "GRPO", "GSM8K", "联邦学习", "量化", "收敛", "Newton-Schulz", "EF21-Muon"]
 )
 def test_search_finds_every_paper_containing_the_text(index, needle):
-    assert ids(search(index, needle)) == oracle(index, needle)
+    assert ids(search(index, needle, exact=True)) == oracle(index, needle)
 
 
 def test_phrase_and_field_queries(index):

@@ -107,9 +107,11 @@ class Session:
 
     def index(self):
         """The library's index, up to date; skipped records are warned about."""
+        from ..search.glossary import GlossaryFiles
         from ..search.index import PaperIndex
 
-        self._index = PaperIndex(self.library()).open(progress=self.env.progress)
+        glossary = GlossaryFiles(taxonomy=self.settings["taxonomy"].value)
+        self._index = PaperIndex(self.library(), glossary).open(progress=self.env.progress)
         for notice in self._index.notices:
             self.env.warn(notice)
         if self._index.rebuilt and not self._index.notices and self._index.doc_count():

@@ -42,6 +42,14 @@ def search(
     year: YearOpt = None,
     json: JsonOpt = False,
     ids: IdsOpt = False,
+    exact: Annotated[
+        bool,
+        typer.Option(
+            "--exact",
+            help="Only the words as written (and their forms): no bridge "
+            "through the glossary to other words and the other language.",
+        ),
+    ] = False,
 ) -> None:
     """Search titles, short names, tags, abstracts and Chinese summaries, best first.
     Each result shows why it matched: a passage with the matched words marked.
@@ -57,6 +65,10 @@ def search(
       year:2025..2026         a year or a range (year:>=2025)
 
       muon -adam  muon +adam  -word excludes, +word requires (as in web search)
+
+    One concept, both languages: words that name a concept of the glossary (联邦学习,
+    federated learning, FL) also find papers that speak of it only in other words or
+    the other language; those rank below literal matches. --exact turns this off.
 
     Pasted text works: a title pasted as it is finds its paper first. Common words
     (of, with, the…) are left out; ? ! & , and a colon after a word that is not a
@@ -81,7 +93,7 @@ def search(
     text = " ".join(query)
     shown, cap = session.limit(limit, json or ids)
     width = render.snippet_width(session.env)
-    hits = q.search(index, text, cap, filters, width, session.resolve_tag)
+    hits = q.search(index, text, cap, filters, width, session.resolve_tag, exact)
     rid = q.pasted_id(index, text)
     if rid:
         session.env.say(f"{rid} is a paper's id: papers show {rid} shows the paper itself")

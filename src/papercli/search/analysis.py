@@ -1,7 +1,10 @@
 """The bilingual analyzer: English and Chinese in one field, composed in Whoosh's idiom.
 
-    RegexTokenizer(script runs) | LowercaseFilter() | StopFilter(minsize=1)
+    NormalizingTokenizer(script runs) | LowercaseFilter() | StopFilter(minsize=1)
         | CJKBigramFilter() | StemFilter(stem_latin)
+
+- The text is first given one spelling (``text.variants``): full-width letters as ASCII
+  (``ＧＲＰＯ`` is ``GRPO``), Traditional Chinese as Simplified (``聯邦學習`` is ``联邦学习``).
 
 - The tokenizer splits at script boundaries: ``配合GRPO风格`` → ``配合``, ``GRPO``, ``风格``;
   ``在GSM8K上`` → ``在``, ``GSM8K``, ``上``. Latin runs split at inner punctuation, so the
@@ -12,8 +15,9 @@
 - Chinese runs become overlapping bigrams, as in Lucene's CJK analyzer: ``联邦学习框架`` →
   ``联邦 邦学 学习 习框 框架``. A Chinese query word becomes the phrase of its bigrams, so
   ``联邦学习`` matches exactly the texts that contain it.
-- English words are stemmed (``optimizers`` → ``optim``); tokens with digits or non-ASCII
-  letters (``gsm8k``, ``πnet``) are left as they are.
+- English words are spelt the American way, then stemmed (``optimisers`` → ``optimizers``
+  → ``optim``); tokens with digits or non-ASCII letters (``gsm8k``, ``πnet``) are left as
+  they are.
 
 Whoosh pickles the analyzer into the index schema, so every class and function used here
 must stay importable under its name; ``SCHEMA_VERSION`` in ``index`` changes when they do.
@@ -24,6 +28,7 @@ from __future__ import annotations
 import re
 
 from ..text import CJK_CLASS, CJK_RE, STOP_WORDS
+from ..text.variants import american, normalize
 from . import engine
 
 engine.load()  # Whoosh without the modules it never uses here (see engine)
@@ -46,10 +51,19 @@ TOKEN_RE = re.compile(TOKEN_PATTERN, re.UNICODE)
 
 
 def stem_latin(word: str) -> str:
-    """Porter-stem plain English words; leave identifiers (gsm8k, πnet) and CJK alone."""
+    """Porter-stem plain English words, spelt the American way; leave identifiers (gsm8k,
+    πnet) and CJK alone."""
     if word.isascii() and word.isalpha():
-        return stem(word)
+        return stem(american(word))
     return word
+
+
+class NormalizingTokenizer(RegexTokenizer):
+    """``RegexTokenizer`` over the text in one spelling (``text.variants.normalize``).
+    Character offsets refer to that text; nothing here highlights by them."""
+
+    def __call__(self, value, **kwargs):
+        return super().__call__(normalize(value), **kwargs)
 
 
 class CJKBigramFilter(Filter):
@@ -96,7 +110,7 @@ class CJKBigramFilter(Filter):
 
 def bilingual_analyzer():
     return (
-        RegexTokenizer(TOKEN_RE)
+        NormalizingTokenizer(TOKEN_RE)
         | LowercaseFilter()
         | StopFilter(stoplist=STOP_WORDS, minsize=1)  # renumbers positions: before bigrams
         | CJKBigramFilter()

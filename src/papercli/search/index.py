@@ -30,6 +30,7 @@ from ..store.files import Stamp
 from ..store.library import Library
 from ..store.record import Record
 from . import engine, state
+from .glossary import COMPILED, Glossary, GlossaryFiles, QueryGlossary
 from .hits import Hit, hit_from
 from .schema import SCHEMA_VERSION, make_schema
 from .vocabulary import FILE as VOCABULARY_FILE
@@ -50,8 +51,10 @@ class SyncReport:
 class PaperIndex:
     """The library's index. Open it with ``PaperIndex(library).open()``."""
 
-    def __init__(self, library: Library) -> None:
+    def __init__(self, library: Library, glossary: GlossaryFiles | None = None) -> None:
         self.library = library
+        self.glossary_files = glossary or GlossaryFiles()
+        self._glossary: Glossary | None = None
         self.dir = library.index_dir
         self._ix = None
         self.invalid: dict[str, str] = {}
@@ -112,6 +115,10 @@ class PaperIndex:
         if saved.get("version") != SCHEMA_VERSION:
             other = saved.get("version") is not None
             return saved, "made by another version of papers" if other else "missing or unreadable"
+        if saved.get("glossary") != self.glossary_files.fingerprint():
+            return saved, "made with another glossary or taxonomy"
+        if not (self.dir / COMPILED).is_file():
+            return saved, "missing its glossary"
         try:  # (not exists_in first: it reads and unpickles the whole TOC too, ~13 ms)
             self._ix = windex.open_dir(str(self.dir))
         except Exception:
@@ -120,13 +127,32 @@ class PaperIndex:
             return saved, "changed by something other than papers"
         return saved, None
 
+    def glossary(self) -> Glossary:
+        """The glossary in force, read once (for indexing)."""
+        if self._glossary is None:
+            self._glossary = self.glossary_files.load()
+        return self._glossary
+
+    def concepts(self, record: Record) -> list[str]:
+        """The glossary's concepts *record* speaks of (its texts' plain readings)."""
+        from ..text.latex import latex_to_text
+        from ..text.variants import normalize
+
+        texts = (record.title, record.short_name, record.abstract, record.summary_zh)
+        return self.glossary().find(*(normalize(latex_to_text(t)) for t in texts if t))
+
+    def query_glossary(self) -> QueryGlossary | None:
+        """The compiled glossary saved with the index (None: missing or damaged)."""
+        return QueryGlossary.load(self.dir)
+
     def _create(self) -> None:
         from whoosh import index as windex
 
         self.dir.mkdir(parents=True, exist_ok=True)
-        for name in ("stamps.json", "state.json", VOCABULARY_FILE):
+        for name in ("stamps.json", "state.json", VOCABULARY_FILE, COMPILED):
             (self.dir / name).unlink(missing_ok=True)
         self._ix = windex.create_in(str(self.dir), make_schema())
+        self.glossary().save(self.dir)  # (what queries will be bridged with)
 
     @contextlib.contextmanager
     def searcher(self):

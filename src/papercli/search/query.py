@@ -69,12 +69,16 @@ def default_tag_resolver(name: str) -> str | None:
     return load_taxonomy().resolve(name)
 
 
-def parse_query(index: PaperIndex, text: str, resolve_tag: TagResolver | None = None):
-    """A Whoosh query from the user's text (``tag:`` takes any alias *resolve_tag* knows);
-    a malformed query is a one-line ``UsageError``."""
+def parse_query(
+    index: PaperIndex, text: str, resolve_tag: TagResolver | None = None, exact: bool = False
+):
+    """A Whoosh query from the user's text (``tag:`` takes any alias *resolve_tag* knows;
+    unless *exact*, words naming a concept of the glossary bridge to it); a malformed query
+    is a one-line ``UsageError``."""
     from . import querylang
 
-    return querylang.parse(text, index.ix.schema, resolve_tag or default_tag_resolver)
+    glossary = None if exact else index.query_glossary()
+    return querylang.parse(text, index.ix.schema, resolve_tag or default_tag_resolver, glossary)
 
 
 def search(
@@ -84,13 +88,15 @@ def search(
     filters: Filters | None = None,
     snippet_cells: int = 200,
     resolve_tag: TagResolver | None = None,
+    exact: bool = False,
 ) -> list[Hit]:
-    """Best matches first, each with its score and a snippet showing why it matched."""
+    """Best matches first, each with its score and a snippet showing why it matched.
+    *exact*: no bridge through the glossary (only the words as written, and their forms)."""
     from whoosh import query
 
     from . import snippets
 
-    q = parse_query(index, text, resolve_tag)
+    q = parse_query(index, text, resolve_tag, exact)
     rid = pasted_id(index, text)
     if rid:  # the paper whose id was pasted comes first
         q = query.Or([query.Term("id", rid), q])

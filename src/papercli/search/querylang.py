@@ -83,14 +83,17 @@ def _check_operators(tokens: list[str], text: str) -> None:
         previous = tok
 
 
-def rewrite(text: str, resolve_tag=None) -> str:
-    """Check *text* and rewrite our extensions (year ranges, tag aliases) into Whoosh syntax."""
+def rewrite(text: str, resolve_tag=None, glossary=None) -> str:
+    """Check *text* and rewrite our extensions (year ranges, tag aliases) into Whoosh syntax;
+    with a *glossary* (``QueryGlossary``), words that name a concept also find the papers
+    that speak of it in other words or the other language."""
     if text.count('"') % 2:
         raise UsageError(f"unbalanced quote in {text!r}")
     tokens = _TOKEN_RE.findall(text)
     depth = 0
     out: list[str] = []
     common: list[str] = []  # stop words left out
+    bridgeable: set[int] = set()  # positions in *out* of plain words (see _bridge)
     for tok in tokens:
         if tok == "(":
             depth += 1
@@ -122,6 +125,12 @@ def rewrite(text: str, resolve_tag=None) -> str:
             tok = _word(tok, common)
             if not tok:
                 continue
+            if (
+                glossary is not None
+                and not tok.startswith(("NOT ", '"'))
+                and not any(c in tok for c in "*?~")
+            ):
+                bridgeable.add(len(out))
         out.append(tok)
     if depth:
         raise UsageError(f"'(' without ')' in {text!r}")
@@ -132,7 +141,66 @@ def rewrite(text: str, resolve_tag=None) -> str:
             raise UsageError(f"the query {text!r} has only words too common to be indexed "
                              f"({words})")  # fmt: skip
         raise UsageError(f"the query {text!r} has no words to search for")
+    if bridgeable:
+        out = _bridge(out, bridgeable, glossary)
     return " ".join(out)
+
+
+def _american(word: str, american) -> str:
+    """*word* spelt the American way (optimisation → optimization); as typed otherwise
+    (LLM keeps its capitals: an abbreviation matches as written)."""
+    if not (word.isascii() and word.isalpha()):
+        return word
+    spelt = american(word.lower())
+    return word if spelt == word.lower() else spelt
+
+
+def _bridge(out: list[str], bridgeable: set[int], glossary) -> list[str]:
+    """Each run of plain words that names a concept (``federated learning``, ``联邦学习``,
+    ``LLMs``) becomes ``((federated AND learning) OR concept:federated-learning)``."""
+    result, i = [], 0
+    while i < len(out):
+        if i not in bridgeable:
+            result.append(out[i])
+            i += 1
+            continue
+        j = i
+        while j in bridgeable:
+            j += 1
+        result += _bridge_run(out[i:j], glossary)
+        i = j
+    return result
+
+
+def _bridge_run(words: list[str], glossary) -> list[str]:
+    from ..text.variants import american, normalize
+
+    words = [normalize(w) for w in words]  # (聯邦學習, ＧＲＰＯ: as indexed)
+    spelt = [_american(w, american) for w in words]
+    starts, pos = [], 0
+    for w in spelt:
+        starts.append(pos)
+        pos += len(w) + 1
+    text = " ".join(spelt)
+    covers: dict[tuple[int, int], list[str]] = {}  # (first word, last word + 1) -> concepts
+    for start, end, cid in glossary.spans(text):
+        if start in starts and (end == len(text) or text[end] == " "):
+            first, last = starts.index(start), starts.index(start) + text[start:end].count(" ")
+            covers.setdefault((first, last + 1), []).append(cid)
+    out, i = [], 0
+    while i < len(words):
+        spans = sorted((span for span in covers if span[0] == i), key=lambda s: -s[1])
+        if not spans:
+            out.append(words[i])
+            i += 1
+            continue
+        span = spans[0]
+        literal = " AND ".join(words[span[0] : span[1]])
+        literal = f"({literal})" if span[1] - span[0] > 1 else literal
+        concepts = " OR ".join(f"concept:{cid}" for cid in dict.fromkeys(covers[span]))
+        out.append(f"({literal} OR {concepts})")
+        i = span[1]
+    return out
 
 
 def _field(name: str) -> str:
@@ -156,11 +224,11 @@ def _word(tok: str, common: list[str]) -> str:
     return sign + tok
 
 
-def parse(text: str, schema, resolve_tag=None):
+def parse(text: str, schema, resolve_tag=None, glossary=None):
     """A Whoosh query for *text*, or a one-line ``UsageError`` saying what is wrong."""
     from whoosh import qparser, query
 
-    rewritten = rewrite(text, resolve_tag)
+    rewritten = rewrite(text, resolve_tag, glossary)
     parser = qparser.MultifieldParser(list(TEXT_FIELDS), schema, group=qparser.AndGroup)
     parser.add_plugin(qparser.FuzzyTermPlugin())
     parser.add_plugin(qparser.GtLtPlugin())

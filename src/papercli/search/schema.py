@@ -16,7 +16,9 @@ from ..store.record import Record
 from ..text import strip_controls
 from ..text.latex import latex_to_text
 
-SCHEMA_VERSION = 10  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
+SCHEMA_VERSION = 12  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
+# 11: the glossary's concepts; 12: one spelling (NFKC, Simplified Chinese, American English)
+CONCEPT_BOOST = 0.2  # a paper found only through the glossary ranks below a literal match
 
 
 def make_schema():
@@ -38,6 +40,7 @@ def make_schema():
         name=text(4.0),
         author=text(2.0),
         tag=fields.KEYWORD(commas=True, lowercase=True, scorable=True, field_boost=2.0),
+        concept=fields.KEYWORD(commas=True, scorable=True, field_boost=CONCEPT_BOOST),
         abstract=text(1.0),
         summary=text(1.0),
         venue=fields.KEYWORD(lowercase=True),
@@ -52,8 +55,11 @@ def make_schema():
     )
 
 
-def document(record: Record, stamp: Stamp, data: str | None = None) -> dict:
-    """The index document for *record*: analysed text plus the stored record itself.
+def document(
+    record: Record, stamp: Stamp, data: str | None = None, concepts: list[str] = ()
+) -> dict:
+    """The index document for *record*: analysed text plus the stored record itself, and
+    the *concepts* of the glossary its text speaks of.
 
     Terminal escapes and control characters in the text are kept in the record but not
     indexed, so ``\x1b[31mRED`` is found by ``RED``.
@@ -69,6 +75,7 @@ def document(record: Record, stamp: Stamp, data: str | None = None) -> dict:
         "name": text(record.short_name),
         "author": text("; ".join(record.authors)),
         "tag": ",".join(record.tags),
+        "concept": ",".join(concepts),
         "abstract": text(record.abstract),
         "summary": text(record.summary_zh),
         "venue": record.venue or "",

@@ -51,7 +51,7 @@ class Writer:
         self.index.invalid.pop(name, None)
         old = Counter() if known_new else self._old_words(record.id)
         self._count(old, words_of(record))
-        fields = document(record, stamp, data)
+        fields = document(record, stamp, data, self.index.concepts(record))
         if known_new:
             self.whoosh.add_document(**fields)
         else:
@@ -121,11 +121,14 @@ def open_writer(
         raise
     if writer.vocabulary is not None:
         atomic_write(index.dir / VOCABULARY_FILE, writer.vocabulary.to_json())
+    if clear:  # (what a query matches the glossary with, from the glossary just indexed)
+        index.glossary().save(index.dir)
     state.write(index.dir, "stamps.json", stamps)
     saved = {} if clear else state.read(index.dir, "state.json")
     if writer.papers_dir is not None:
         saved["papers_dir"] = writer.papers_dir
-    saved.update(version=SCHEMA_VERSION, invalid=index.invalid, files=state.files(index.dir))
+    saved.update(version=SCHEMA_VERSION, invalid=index.invalid, files=state.files(index.dir),
+                 glossary=index.glossary_files.fingerprint())  # fmt: skip
     state.write(index.dir, "state.json", saved)
 
 

@@ -1,0 +1,247 @@
+"""The bilingual glossary: the bridge between English and Chinese in search.
+
+In: the topic taxonomy (each tag is a concept), the bundled ``glossary.yaml`` (further
+concepts, each with its English terms, abbreviations, Chinese terms and one line of
+provenance) and the user's ``glossary.yaml`` in the config folder, which extends it (new
+concepts, or more terms for a known one). Terms match as taxonomy aliases do: English as
+whole words (an abbreviation as written, plurals too), Chinese as substrings, never inside
+an ``exclude`` phrase; so 推理 stays split between reasoning and inference the way the
+taxonomy splits it.
+
+Out: the concepts a paper speaks of, indexed in its ``concept`` field when the index is
+built, and the compiled glossary saved beside the index (``.index/glossary.json``): a
+query is matched against it without reading YAML (~1 ms). The files' stamps are the
+glossary's fingerprint; the index is rebuilt when they change.
+
+A paper speaks of a concept when its text holds one of the concept's names or one of the
+taxonomy's aliases for the tag of that id. A query is bridged only through names: the
+taxonomy's aliases include signs of a topic that are not its names (GSM8K is a sign of
+math reasoning; a search for GSM8K wants GSM8K, not every paper on math reasoning).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from ..errors import PapersError, TaxonomyError
+from ..tags.taxonomy import PACKAGE_FILE as TAXONOMY_FILE
+from ..tags.taxonomy import TAG_RE, Tag, Taxonomy, load_taxonomy
+
+PACKAGE_FILE = Path(__file__).with_name("glossary.yaml")
+COMPILED = "glossary.json"
+
+
+@dataclass
+class Concept:
+    id: str
+    en: list[str]  # names: English terms and abbreviations
+    zh: list[str]  # names: Chinese terms
+    exclude: list[str]
+    source: str
+    signs: list[str] = field(default_factory=list)  # the taxonomy's other aliases
+
+    @property
+    def tag(self) -> Tag:
+        """What finds the concept in a paper: its names and signs."""
+        signs = [s for s in self.signs if s not in self.en and s not in self.zh]
+        return Tag(self.id, self.en + [s for s in signs if not _is_cjk(s)],
+                   self.zh + [s for s in signs if _is_cjk(s)], self.exclude)  # fmt: skip
+
+    @property
+    def name_tag(self) -> Tag:
+        """What finds the concept in a query: its names only."""
+        return Tag(self.id, self.en, self.zh, self.exclude)
+
+    def label(self, language: str) -> str:
+        """The concept's first term in *language* ("en" or "zh"), for the snippet's arrow."""
+        terms = self.zh if language == "zh" else self.en
+        return terms[0] if terms else self.id
+
+
+@dataclass(frozen=True)
+class GlossaryFiles:
+    """Where the glossary comes from: the taxonomy in force, the bundled glossary, the
+    user's extension (if the file exists)."""
+
+    taxonomy: Path | None = None  # None: the user's taxonomy.yaml or the bundled one
+    user: Path | None = None  # None: glossary.yaml in the user's config folder
+
+    def paths(self) -> list[Path]:
+        from ..tags.taxonomy import user_taxonomy_path
+
+        taxonomy = self.taxonomy or user_taxonomy_path()
+        if self.taxonomy is None and not taxonomy.is_file():
+            taxonomy = TAXONOMY_FILE
+        return [taxonomy, PACKAGE_FILE, self.user or user_glossary_path()]
+
+    def fingerprint(self) -> list:
+        """Each file's path, size and modification time (three ``stat`` calls); None for
+        the user's glossary when there is none."""
+        out = []
+        for path in self.paths():
+            try:
+                st = os.stat(path)
+            except OSError:  # (absent: where it would be does not matter)
+                out.append(None)
+                continue
+            out.append([str(path), st.st_size, st.st_mtime_ns])
+        return out
+
+    def load(self) -> Glossary:
+        taxonomy_path, package, user = self.paths()
+        taxonomy = load_taxonomy(taxonomy_path)
+        source = f"taxonomy tag ({taxonomy.source})"
+        concepts = {
+            name: Concept(name, [], [], list(tag.exclude), source, signs=[*tag.en, *tag.zh])
+            for name, tag in taxonomy.tags.items()
+        }
+        for path in (package, user):
+            if path.is_file():
+                _merge(concepts, _read(path))
+        return Glossary(list(concepts.values()))
+
+
+def user_glossary_path() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("papers", appauthor=False)) / "glossary.yaml"
+
+
+def _read(path: Path) -> list[Concept]:
+    from ..store.yamlio import load_yaml
+
+    try:
+        data = load_yaml(path.read_text(encoding="utf-8"), str(path))
+    except OSError as exc:
+        raise TaxonomyError(f"{path}: cannot read the glossary ({exc.strerror})") from None
+    except PapersError as exc:
+        raise TaxonomyError(str(exc)) from None
+    if not isinstance(data, dict) or not isinstance(data.get("concepts"), dict):
+        raise TaxonomyError(f"{path}: expected a mapping with a 'concepts' mapping")
+    out = []
+    for name, spec in data["concepts"].items():
+        where = f"{path}: concept {name!r}"
+        if not isinstance(name, str) or not TAG_RE.match(name):
+            raise TaxonomyError(f"{where}: concept ids are lower-case kebab-case")
+        spec = spec or {}
+        if not isinstance(spec, dict) or set(spec) - {"en", "abbr", "zh", "exclude", "source",
+                                                      "note"}:  # fmt: skip
+            raise TaxonomyError(f"{where}: only en, abbr, zh, exclude, source and note are "
+                                "allowed")  # fmt: skip
+        lists = {}
+        for key in ("en", "abbr", "zh", "exclude"):
+            value = spec.get(key) or []
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise TaxonomyError(f"{where}: {key} must be a list of text")
+            if any(not re.search(r"\w", v) for v in value):
+                raise TaxonomyError(f"{where}: {key} has a term without letters or digits")
+            lists[key] = value
+        source = spec.get("source") or f"{path.name}"
+        out.append(Concept(name, lists["en"] + lists["abbr"], lists["zh"], lists["exclude"],
+                           str(source)))  # fmt: skip
+    return out
+
+
+def _merge(concepts: dict[str, Concept], more: list[Concept]) -> None:
+    """Add *more* to *concepts*: a known id gains the new terms and exclusions."""
+    for concept in more:
+        known = concepts.get(concept.id)
+        if known is None:
+            concepts[concept.id] = concept
+            continue
+        known.en += [t for t in concept.en if t not in known.en]
+        known.zh += [t for t in concept.zh if t not in known.zh]
+        known.exclude += [t for t in concept.exclude if t not in known.exclude]
+
+
+class Glossary:
+    """Concepts and their terms; which of them a text speaks of."""
+
+    def __init__(self, concepts: list[Concept]) -> None:
+        self.concepts = {c.id: c for c in concepts}
+
+    @cached_property
+    def _matcher(self) -> Taxonomy:
+        return Taxonomy([c.tag for c in self.concepts.values()], "glossary")
+
+    @cached_property
+    def _name_matcher(self) -> Taxonomy:
+        named = [c.name_tag for c in self.concepts.values() if c.en or c.zh]
+        return Taxonomy(named, "glossary names")
+
+    def find(self, *texts: str | None) -> list[str]:
+        """The ids of the concepts the texts speak of (terms outside their exclusions)."""
+        return self._matcher.tag_text(*texts)
+
+    def compiled(self) -> dict:
+        """What a query needs, as JSON: each concept's terms and exclusions, and the
+        needles that make a concept a candidate (see ``Taxonomy._needles``)."""
+        words, others = self._name_matcher._needles
+        return {
+            "concepts": {
+                c.id: [c.en, c.zh, c.exclude] for c in self.concepts.values() if c.en or c.zh
+            },
+            "words": {k: sorted(v) for k, v in words.items()},
+            "others": {k: sorted(v) for k, v in others.items()},
+        }
+
+    def save(self, folder: Path) -> None:
+        from ..store.files import atomic_write
+
+        data = json.dumps(self.compiled(), ensure_ascii=False)
+        atomic_write(folder / COMPILED, data.encode("utf-8"))
+
+
+class QueryGlossary:
+    """The compiled glossary read back for a query: only the candidate concepts are
+    turned into matchers."""
+
+    def __init__(self, data: dict) -> None:
+        self.data = data
+
+    @classmethod
+    def load(cls, folder: Path) -> QueryGlossary | None:
+        try:
+            data = json.loads((folder / COMPILED).read_text("utf-8"))
+        except (OSError, ValueError):
+            return None
+        return cls(data) if isinstance(data, dict) and "concepts" in data else None
+
+    def concept(self, cid: str) -> Concept | None:
+        spec = self.data["concepts"].get(cid)
+        return Concept(cid, *spec, source="") if spec else None
+
+    def spans(self, text: str) -> list[tuple[int, int, str]]:
+        """(start, end, concept id) for each term of a concept found in *text*, longest
+        first where they overlap; terms inside an exclusion do not count."""
+        from ..tags.taxonomy import word_set
+
+        lowered = text.lower()
+        words = word_set(lowered)
+        candidates = set()
+        for needle in words:
+            candidates.update(self.data["words"].get(needle, ()))
+        for needle, ids in self.data["others"].items():
+            if needle in lowered:
+                candidates.update(ids)
+        found = []
+        for cid in sorted(candidates):
+            tag = self.concept(cid).name_tag
+            excluded = tag._excluded(text)
+            for _needle, _is_word, _reach, pattern in tag.aliases:
+                for m in pattern.finditer(text):
+                    if not any(s <= m.start() and m.end() <= e for s, e in excluded):
+                        found.append((m.start(), m.end(), cid))
+        found.sort(key=lambda s: (s[0], -(s[1] - s[0]), s[2]))
+        return found
+
+
+def _is_cjk(term: str) -> bool:
+    from ..text import has_cjk
+
+    return has_cjk(term)
