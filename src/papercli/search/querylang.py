@@ -219,6 +219,10 @@ def _word(tok: str, common: list[str]) -> str:
     if tok.lower() in STOP_WORDS:
         common.append(tok.lower())
         return ""
+    if tok.isascii() and tok.isalpha():  # (the text is indexed so; the tag field is not)
+        from ..text.variants import american
+
+        tok = _american(tok, american)
     if " " in tok:  # (O'Neil, x^2: the pieces as a phrase, the way the text is indexed)
         tok = f'"{tok}"'
     return sign + tok
