@@ -8,7 +8,7 @@ import shutil
 import pytest
 import yaml
 
-from papercli.search.glossary import PACKAGE_FILE, GlossaryFiles
+from papercli.search.glossary import PACKAGE_FILE
 from papercli.search.index import PaperIndex
 from papercli.search.query import search
 from papercli.store.library import Library
@@ -43,7 +43,9 @@ def test_one_concept_in_both_languages(index):
     assert ids(search(index, "联邦学习", exact=True)) == {"iclr2026-deepafl", "iclr2026-feddag"}
     # HiSo's only words on it are 联邦零阶优化
     assert "iclr2026-hiso" in ids(search(index, "federated learning"))
-    assert ids(search(index, "LLMs")) == ids(search(index, "LLM")) == ids(search(index, "大语言模型"))
+    assert (
+        ids(search(index, "LLMs")) == ids(search(index, "LLM")) == ids(search(index, "大语言模型"))
+    )
     assert len(ids(search(index, "LLM"))) == 16
 
 
