@@ -57,6 +57,18 @@ def generate_documents(size: int, folder: Path, seed: int = 2026) -> list[Path]:
     return sorted(Path(folder).glob("*.txt"))
 
 
+def processes_marked(mark: str) -> list[int]:
+    """Live processes whose environment holds *mark*: the command and all it started."""
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if mark.encode() in (proc / "environ").read_bytes():
+                found.append(int(proc.name))
+        except OSError:
+            continue
+    return found
+
+
 def need_tools(*names: str) -> None:
     """Skip unless these programs are installed; in CI (PAPERS_REQUIRE_TOOLS) fail instead."""
     missing = [n for n in names if shutil.which(n) is None]

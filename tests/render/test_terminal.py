@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from testing import BUNDLED, PAPERS, generate_documents
+from testing import BUNDLED, PAPERS, generate_documents, processes_marked
 from tmux import Terminal
 
 pytestmark = pytest.mark.slow
@@ -172,18 +172,6 @@ def big(tmp_path_factory):
 
 def snapshot(library: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in (library / "papers").glob("*.yaml")}
-
-
-def processes_marked(mark: str) -> list[int]:
-    """Live processes whose environment holds *mark*: the command and all its children."""
-    out = []
-    for proc in Path("/proc").glob("[0-9]*"):
-        try:
-            if mark.encode() in (proc / "environ").read_bytes():
-                out.append(int(proc.name))
-        except OSError:
-            continue
-    return out
 
 
 def interrupt(term: Terminal, command: str, phase: str, share: float, mark: str) -> tuple[int, str]:

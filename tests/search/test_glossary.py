@@ -115,3 +115,20 @@ def test_judged_recall_and_precision_do_not_fall(index):
             retrieved += len(got)
         assert found / relevant >= recall_floor, (language, found, relevant)
         assert found / retrieved >= precision_floor, (language, found, retrieved)
+
+
+def test_a_glossary_in_error_is_one_line_naming_the_file_and_changes_nothing(tmp_path, monkeypatch):
+    library = tmp_path / "lib"
+    shutil.copytree(BUNDLED, library, ignore=shutil.ignore_patterns(".index", ".lock"))
+    config = tmp_path / "config"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    assert invoke("--library", str(library), "search", "muon").exit_code == 0
+    index_before = {p.name: p.read_bytes() for p in (library / ".index").iterdir()}
+    mine = config / "papers" / "glossary.yaml"
+    mine.parent.mkdir(parents=True)
+    mine.write_text("version: 1\nconcepts:\n  My Topic:\n    en: [x]\n", encoding="utf-8")
+    result = invoke("--library", str(library), "search", "muon")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (f"papers: {mine}: concept 'My Topic': concept ids are lower-case "
+                             "kebab-case\n")  # fmt: skip
+    assert {p.name: p.read_bytes() for p in (library / ".index").iterdir()} == index_before

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from testing import BUNDLED, PAPERS, generate_documents, papers
+from testing import BUNDLED, PAPERS, generate_documents, papers, processes_marked
 
 pytestmark = pytest.mark.slow
 
@@ -30,18 +30,6 @@ ENDINGS = {signal.SIGINT: (130, "papers: interrupted"), signal.SIGTERM: (143, "p
 
 def snapshot(library: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted((library / "papers").glob("*.yaml"))}
-
-
-def processes_marked(mark: str) -> list[int]:
-    """Live processes whose environment holds *mark*: the command and all it started."""
-    found = []
-    for proc in Path("/proc").glob("[0-9]*"):
-        try:
-            if mark.encode() in (proc / "environ").read_bytes():
-                found.append(int(proc.name))
-        except OSError:
-            continue
-    return found
 
 
 def gone_within(mark: str, seconds: float) -> list[int]:

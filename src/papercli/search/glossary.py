@@ -23,14 +23,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 from ..errors import PapersError, TaxonomyError
 from ..tags.taxonomy import PACKAGE_FILE as TAXONOMY_FILE
-from ..tags.taxonomy import TAG_RE, Tag, Taxonomy, load_taxonomy
+from ..tags.taxonomy import TAG_RE, Tag, Taxonomy, load_taxonomy, term_lists
 
 PACKAGE_FILE = Path(__file__).with_name("glossary.yaml")
 COMPILED = "glossary.json"
@@ -128,20 +127,8 @@ def _read(path: Path) -> list[Concept]:
         where = f"{path}: concept {name!r}"
         if not isinstance(name, str) or not TAG_RE.match(name):
             raise TaxonomyError(f"{where}: concept ids are lower-case kebab-case")
-        spec = spec or {}
-        if not isinstance(spec, dict) or set(spec) - {"en", "abbr", "zh", "exclude", "source",
-                                                      "note"}:  # fmt: skip
-            raise TaxonomyError(f"{where}: only en, abbr, zh, exclude, source and note are "
-                                "allowed")  # fmt: skip
-        lists = {}
-        for key in ("en", "abbr", "zh", "exclude"):
-            value = spec.get(key) or []
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise TaxonomyError(f"{where}: {key} must be a list of text")
-            if any(not re.search(r"\w", v) for v in value):
-                raise TaxonomyError(f"{where}: {key} has a term without letters or digits")
-            lists[key] = value
-        source = spec.get("source") or f"{path.name}"
+        lists = term_lists(spec, ("en", "abbr", "zh", "exclude"), ("source", "note"), where)
+        source = (spec or {}).get("source") or path.name
         out.append(Concept(name, lists["en"] + lists["abbr"], lists["zh"], lists["exclude"],
                            str(source)))  # fmt: skip
     return out

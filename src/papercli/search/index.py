@@ -148,11 +148,12 @@ class PaperIndex:
     def _create(self) -> None:
         from whoosh import index as windex
 
+        glossary = self.glossary()  # (a glossary in error stops here, the index untouched)
         self.dir.mkdir(parents=True, exist_ok=True)
         for name in ("stamps.json", "state.json", VOCABULARY_FILE, COMPILED):
             (self.dir / name).unlink(missing_ok=True)
         self._ix = windex.create_in(str(self.dir), make_schema())
-        self.glossary().save(self.dir)  # (what queries will be bridged with)
+        glossary.save(self.dir)  # (what queries will be bridged with)
 
     @contextlib.contextmanager
     def searcher(self):

@@ -195,19 +195,26 @@ def parse_taxonomy(data, source: str) -> Taxonomy:
         where = f"{source}: tag {name!r}"
         if not isinstance(name, str) or not TAG_RE.match(name):
             raise TaxonomyError(f"{where}: tags are lower-case kebab-case")
-        spec = spec or {}
-        if not isinstance(spec, dict) or set(spec) - {"en", "zh", "exclude", "note"}:
-            raise TaxonomyError(f"{where}: only en, zh, exclude and note are allowed")
-        lists = {}
-        for key in ("en", "zh", "exclude"):
-            value = spec.get(key) or []
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise TaxonomyError(f"{where}: {key} must be a list of text")
-            if any(not re.search(r"\w", v) for v in value):
-                raise TaxonomyError(f"{where}: {key} has an alias without letters or digits")
-            lists[key] = value
+        lists = term_lists(spec, ("en", "zh", "exclude"), ("note",), where)
         tags.append(Tag(name, **lists))
     return Taxonomy(tags, source)
+
+
+def term_lists(spec, lists: tuple[str, ...], others: tuple[str, ...], where: str) -> dict:
+    """The lists of terms an entry of the taxonomy (or the glossary) gives, checked: only
+    the keys *lists* and *others* allowed, each list of text with letters or digits."""
+    spec = spec or {}
+    if not isinstance(spec, dict) or set(spec) - {*lists, *others}:
+        raise TaxonomyError(f"{where}: only {', '.join([*lists, *others])} are allowed")
+    out = {}
+    for key in lists:
+        value = spec.get(key) or []
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise TaxonomyError(f"{where}: {key} must be a list of text")
+        if any(not re.search(r"\w", v) for v in value):
+            raise TaxonomyError(f"{where}: {key} has an alias without letters or digits")
+        out[key] = value
+    return out
 
 
 def load_taxonomy(path: Path | None = None) -> Taxonomy:
