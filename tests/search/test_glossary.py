@@ -132,3 +132,19 @@ def test_a_glossary_in_error_is_one_line_naming_the_file_and_changes_nothing(tmp
     assert result.stderr == (f"papers: {mine}: concept 'My Topic': concept ids are lower-case "
                              "kebab-case\n")  # fmt: skip
     assert {p.name: p.read_bytes() for p in (library / ".index").iterdir()} == index_before
+
+
+def test_indexing_reads_the_glossary_saved_with_the_index_not_its_yaml(seeded_library, monkeypatch):
+    """Reading the glossary's YAML costs ~130 ms; every command that syncs would pay it."""
+    PaperIndex(seeded_library).open()
+    from papercli.search import glossary
+
+    def no_yaml(self):
+        raise AssertionError("the glossary's YAML was read")
+
+    monkeypatch.setattr(glossary.GlossaryFiles, "load", no_yaml)
+    record = seeded_library.load("iclr2026-muonbp")
+    record.summary_zh = "一种联邦学习方法。"
+    seeded_library.save(record)
+    index = PaperIndex(seeded_library).open()
+    assert "iclr2026-muonbp" in ids(search(index, "federated learning"))

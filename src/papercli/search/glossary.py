@@ -32,7 +32,8 @@ from ..tags.taxonomy import PACKAGE_FILE as TAXONOMY_FILE
 from ..tags.taxonomy import TAG_RE, Tag, Taxonomy, load_taxonomy, term_lists
 
 PACKAGE_FILE = Path(__file__).with_name("glossary.yaml")
-COMPILED = "glossary.json"
+COMPILED = "glossary.json"  # the names, for queries (~3 ms to read)
+FULL = "concepts.json"  # every concept with its names and signs, for indexing (YAML: ~130 ms)
 
 
 @dataclass
@@ -180,8 +181,19 @@ class Glossary:
     def save(self, folder: Path) -> None:
         from ..store.files import atomic_write
 
-        data = json.dumps(self.compiled(), ensure_ascii=False)
-        atomic_write(folder / COMPILED, data.encode("utf-8"))
+        full = {c.id: [c.en, c.zh, c.exclude, c.signs] for c in self.concepts.values()}
+        for name, data in ((FULL, full), (COMPILED, self.compiled())):
+            atomic_write(folder / name, json.dumps(data, ensure_ascii=False).encode("utf-8"))
+
+    @classmethod
+    def saved(cls, folder: Path) -> Glossary | None:
+        """The glossary ``save`` wrote into *folder* (None: missing or not what it wrote)."""
+        try:
+            data = json.loads((folder / FULL).read_text("utf-8"))
+            return cls([Concept(cid, en, zh, exclude, "", signs=signs)
+                        for cid, (en, zh, exclude, signs) in data.items()])  # fmt: skip
+        except (OSError, ValueError, TypeError, AttributeError):
+            return None
 
 
 class QueryGlossary:
@@ -197,7 +209,11 @@ class QueryGlossary:
             data = json.loads((folder / COMPILED).read_text("utf-8"))
         except (OSError, ValueError):
             return None
-        return cls(data) if isinstance(data, dict) and "concepts" in data else None
+        if not isinstance(data, dict) or not all(
+            isinstance(data.get(key), dict) for key in ("concepts", "words", "others")
+        ):
+            return None  # (not what save wrote: no bridge rather than a traceback)
+        return cls(data)
 
     def concept(self, cid: str) -> Concept | None:
         spec = self.data["concepts"].get(cid)
@@ -220,8 +236,8 @@ class QueryGlossary:
         for cid in sorted(candidates):
             tag = self.concept(cid).name_tag
             excluded = tag._excluded(text)
-            for _needle, _is_word, _reach, pattern in tag.aliases:
-                for m in pattern.finditer(text):
+            for i in range(len(tag.needles)):
+                for m in tag.pattern(i)[1].finditer(text):
                     if not any(s <= m.start() and m.end() <= e for s, e in excluded):
                         found.append((m.start(), m.end(), cid))
         found.sort(key=lambda s: (s[0], -(s[1] - s[0]), s[2]))

@@ -30,7 +30,7 @@ from ..store.files import Stamp
 from ..store.library import Library
 from ..store.record import Record
 from . import engine, state
-from .glossary import COMPILED, Glossary, GlossaryFiles, QueryGlossary
+from .glossary import COMPILED, FULL, Glossary, GlossaryFiles, QueryGlossary
 from .hits import Hit, hit_from
 from .schema import SCHEMA_VERSION, make_schema
 from .vocabulary import FILE as VOCABULARY_FILE
@@ -128,9 +128,14 @@ class PaperIndex:
         return saved, None
 
     def glossary(self) -> Glossary:
-        """The glossary in force, read once (for indexing)."""
+        """The glossary in force, read once (for indexing): as saved with the index when
+        the index was made with the glossary files as they are, else from those files."""
         if self._glossary is None:
-            self._glossary = self.glossary_files.load()
+            saved = state.read(self.dir, "state.json")
+            if saved.get("glossary") == self.glossary_files.fingerprint():
+                self._glossary = Glossary.saved(self.dir)
+            if self._glossary is None:
+                self._glossary = self.glossary_files.load()
         return self._glossary
 
     def concepts(self, record: Record) -> list[str]:
@@ -148,9 +153,10 @@ class PaperIndex:
     def _create(self) -> None:
         from whoosh import index as windex
 
-        glossary = self.glossary()  # (a glossary in error stops here, the index untouched)
+        # (read from its files: a glossary in error stops here, with the index untouched)
+        glossary = self._glossary = self.glossary_files.load()
         self.dir.mkdir(parents=True, exist_ok=True)
-        for name in ("stamps.json", "state.json", VOCABULARY_FILE, COMPILED):
+        for name in ("stamps.json", "state.json", VOCABULARY_FILE, COMPILED, FULL):
             (self.dir / name).unlink(missing_ok=True)
         self._ix = windex.create_in(str(self.dir), make_schema())
         glossary.save(self.dir)  # (what queries will be bridged with)
