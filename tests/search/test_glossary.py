@@ -148,3 +148,26 @@ def test_indexing_reads_the_glossary_saved_with_the_index_not_its_yaml(seeded_li
     seeded_library.save(record)
     index = PaperIndex(seeded_library).open()
     assert "iclr2026-muonbp" in ids(search(index, "federated learning"))
+
+
+def marked(hit) -> str:
+    from papercli.search.snippets import MARK_END, MARK_START
+
+    return hit.snippet.replace(MARK_START, "[").replace(MARK_END, "]")
+
+
+def test_only_what_matched_is_marked(index):
+    deepafl = next(h for h in search(index, "联邦学习") if h.id == "iclr2026-deepafl")
+    assert "[联邦学习]" in marked(deepafl) and "表征学习" in marked(deepafl)
+    assert "[学习]" not in marked(deepafl) and "表征[" not in marked(deepafl)
+
+
+def test_the_snippet_shows_how_a_bridged_paper_matched(index):
+    hits = {h.id: h for h in search(index, "联邦学习")}
+    assert marked(hits["iclr2026-hierarchical-federated-learning-hfl-addresses"]).startswith(
+        "联邦学习 → Federated Learning: Hierarchical [Federated Learning] (HFL) addresses"
+    )
+    hiso = marked(hits["iclr2026-hiso"])  # its summary says only 联邦零阶优化
+    assert hiso.startswith("联邦学习 → 联邦: ") and "[联邦]零阶优化" in hiso
+    english = {h.id: h for h in search(index, "federated learning")}
+    assert marked(english["iclr2026-hiso"]).startswith("federated learning → ")

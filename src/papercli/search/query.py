@@ -70,7 +70,11 @@ def default_tag_resolver(name: str) -> str | None:
 
 
 def parse_query(
-    index: PaperIndex, text: str, resolve_tag: TagResolver | None = None, exact: bool = False
+    index: PaperIndex,
+    text: str,
+    resolve_tag: TagResolver | None = None,
+    exact: bool = False,
+    bridges: dict | None = None,
 ):
     """A Whoosh query from the user's text (``tag:`` takes any alias *resolve_tag* knows;
     unless *exact*, words naming a concept of the glossary bridge to it); a malformed query
@@ -78,7 +82,8 @@ def parse_query(
     from . import querylang
 
     glossary = None if exact else index.query_glossary()
-    return querylang.parse(text, index.ix.schema, resolve_tag or default_tag_resolver, glossary)
+    resolve = resolve_tag or default_tag_resolver
+    return querylang.parse(text, index.ix.schema, resolve, glossary, bridges)
 
 
 def search(
@@ -96,7 +101,8 @@ def search(
 
     from . import snippets
 
-    q = parse_query(index, text, resolve_tag, exact)
+    bridges: dict[str, str] = {}  # concept -> the query's words that named it
+    q = parse_query(index, text, resolve_tag, exact, bridges)
     rid = pasted_id(index, text)
     if rid:  # the paper whose id was pasted comes first
         q = query.Or([query.Term("id", rid), q])
@@ -107,9 +113,14 @@ def search(
     if hits:
         with index.searcher() as searcher:
             terms = snippets.query_terms(q, searcher.reader())
+        glossary = None  # the whole glossary, read for the first hit found only through it
         for hit in hits:
             texts = {name: hit.text(name) for name in ("abstract", "summary_zh")}
             hit.snippet = snippets.snippet(texts, terms, snippet_cells)
+            if hit.snippet is None and bridges:
+                glossary = glossary or index.glossary()
+                texts["title"] = hit.text("title")
+                hit.snippet = snippets.bridged(texts, bridges, glossary, snippet_cells)
             hit.title_marked = snippets.mark(hit.text("title") or "", terms)
     return hits
 

@@ -83,10 +83,11 @@ def _check_operators(tokens: list[str], text: str) -> None:
         previous = tok
 
 
-def rewrite(text: str, resolve_tag=None, glossary=None) -> str:
+def rewrite(text: str, resolve_tag=None, glossary=None, bridges: dict | None = None) -> str:
     """Check *text* and rewrite our extensions (year ranges, tag aliases) into Whoosh syntax;
     with a *glossary* (``QueryGlossary``), words that name a concept also find the papers
-    that speak of it in other words or the other language."""
+    that speak of it in other words or the other language (*bridges*, if given, gets each
+    such concept's id -> the words that named it)."""
     if text.count('"') % 2:
         raise UsageError(f"unbalanced quote in {text!r}")
     tokens = _TOKEN_RE.findall(text)
@@ -142,7 +143,7 @@ def rewrite(text: str, resolve_tag=None, glossary=None) -> str:
                              f"({words})")  # fmt: skip
         raise UsageError(f"the query {text!r} has no words to search for")
     if bridgeable:
-        out = _bridge(out, bridgeable, glossary)
+        out = _bridge(out, bridgeable, glossary, {} if bridges is None else bridges)
     return " ".join(out)
 
 
@@ -155,7 +156,7 @@ def _american(word: str, american) -> str:
     return word if spelt == word.lower() else spelt
 
 
-def _bridge(out: list[str], bridgeable: set[int], glossary) -> list[str]:
+def _bridge(out: list[str], bridgeable: set[int], glossary, bridges: dict) -> list[str]:
     """Each run of plain words that names a concept (``federated learning``, ``联邦学习``,
     ``LLMs``) becomes ``((federated AND learning) OR concept:federated-learning)``."""
     result, i = [], 0
@@ -167,12 +168,12 @@ def _bridge(out: list[str], bridgeable: set[int], glossary) -> list[str]:
         j = i
         while j in bridgeable:
             j += 1
-        result += _bridge_run(out[i:j], glossary)
+        result += _bridge_run(out[i:j], glossary, bridges)
         i = j
     return result
 
 
-def _bridge_run(words: list[str], glossary) -> list[str]:
+def _bridge_run(words: list[str], glossary, bridges: dict) -> list[str]:
     from ..text.variants import american, normalize
 
     words = [normalize(w) for w in words]  # (聯邦學習, ＧＲＰＯ: as indexed)
@@ -197,6 +198,8 @@ def _bridge_run(words: list[str], glossary) -> list[str]:
         span = spans[0]
         literal = " AND ".join(words[span[0] : span[1]])
         literal = f"({literal})" if span[1] - span[0] > 1 else literal
+        for cid in covers[span]:
+            bridges.setdefault(cid, " ".join(words[span[0] : span[1]]))
         concepts = " OR ".join(f"concept:{cid}" for cid in dict.fromkeys(covers[span]))
         out.append(f"({literal} OR {concepts})")
         i = span[1]
@@ -228,11 +231,11 @@ def _word(tok: str, common: list[str]) -> str:
     return sign + tok
 
 
-def parse(text: str, schema, resolve_tag=None, glossary=None):
+def parse(text: str, schema, resolve_tag=None, glossary=None, bridges: dict | None = None):
     """A Whoosh query for *text*, or a one-line ``UsageError`` saying what is wrong."""
     from whoosh import qparser, query
 
-    rewritten = rewrite(text, resolve_tag, glossary)
+    rewritten = rewrite(text, resolve_tag, glossary, bridges)
     parser = qparser.MultifieldParser(list(TEXT_FIELDS), schema, group=qparser.AndGroup)
     parser.add_plugin(qparser.FuzzyTermPlugin())
     parser.add_plugin(qparser.GtLtPlugin())

@@ -11,6 +11,7 @@ turn the marks into a style (terminal) or drop them (plain text, JSON).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
 from functools import lru_cache
@@ -24,10 +25,17 @@ SNIPPET_FIELDS = ("abstract", "summary", "title", "name")
 
 
 def query_terms(q, reader) -> frozenset[str]:
-    """The words of *q* (expanded for prefix/fuzzy terms) that occur in the text fields."""
+    """The words of *q* (expanded for prefix/fuzzy terms) that occur in the text fields.
+
+    A Chinese word of the query is one term, not its bigrams: for 联邦学习 the 学习 inside
+    表征学习 is not marked."""
     terms = set()
     for leaf in q.leaves():
         if leaf.field() not in SNIPPET_FIELDS:
+            continue
+        chinese = _chinese_phrase(leaf)
+        if chinese:
+            terms.add(chinese)
             continue
         for field, text in leaf.expanded_terms(reader, phrases=True):
             if field not in SNIPPET_FIELDS:
@@ -36,6 +44,18 @@ def query_terms(q, reader) -> frozenset[str]:
             if (field, btext) in reader:
                 terms.add(btext.decode("utf-8"))
     return frozenset(terms)
+
+
+def _chinese_phrase(leaf) -> str | None:
+    """The Chinese text a phrase of overlapping bigrams stands for (联邦 邦学 学习 →
+    联邦学习), or None for any other query leaf."""
+    words = getattr(leaf, "words", None)
+    if not words or not all(len(w) == 2 and CJK_RE.match(w[0]) and CJK_RE.match(w[1])
+                            for w in words):  # fmt: skip
+        return None
+    if any(a[1] != b[0] for a, b in itertools.pairwise(words)):
+        return None
+    return words[0] + "".join(w[1] for w in words[1:])
 
 
 @lru_cache(maxsize=65536)
@@ -174,7 +194,11 @@ def mark(text: str, terms: frozenset[str], maxcells: int | None = None) -> str |
     (None: no match)."""
     if not text or not terms:
         return None
-    spans = _spans(text, terms)
+    return mark_spans(text, _spans(text, terms), maxcells)
+
+
+def mark_spans(text: str, spans: list[tuple[int, int]], maxcells: int | None = None) -> str | None:
+    """*text*, or its best passage of at most *maxcells* cells, with *spans* marked."""
     if not spans:
         return None
     begin, end = (0, len(text)) if maxcells is None else _window(text, spans, maxcells)
@@ -200,6 +224,40 @@ def snippet(
         if marked:
             return marked
     return None
+
+
+def bridged(
+    texts: Mapping[str, str | None], bridges: Mapping[str, str], glossary, maxcells: int = 200
+) -> str | None:
+    """For a paper found only through the glossary: how it matched, then where
+    (``联邦学习 → federated learning: …a passage with it marked…``). *bridges*: concept id
+    -> the query's words that named it; *glossary*: the ``Glossary`` the index was made
+    with (a paper may speak of a concept by a sign of it, not a name)."""
+    for cid, asked in bridges.items():
+        concept = glossary.concepts.get(cid)
+        if concept is None:
+            continue
+        for key in ("abstract", "summary_zh", "title"):
+            text = strip_controls(texts.get(key) or "")
+            span = _first_span(concept.tag, text)
+            if span:
+                head = f"{asked} → {text[span[0] : span[1]]}: "
+                room = max(40, maxcells - _cells(head, 0, len(head)))
+                return head + (mark_spans(text, [span], room) or "")
+    return None
+
+
+def _first_span(tag, text: str) -> tuple[int, int] | None:
+    """Where one of *tag*'s terms first occurs in *text*, outside its exclusions."""
+    excluded = tag._excluded(text) if tag.exclude else []
+    best = None
+    for i in range(len(tag.needles)):
+        for m in tag.pattern(i)[1].finditer(text):
+            if not any(s <= m.start() and m.end() <= e for s, e in excluded):
+                if best is None or m.start() < best[0]:
+                    best = (m.start(), m.end())
+                break
+    return best
 
 
 def plain(marked: str) -> str:
