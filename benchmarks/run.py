@@ -47,6 +47,7 @@ SLOW = 5.0  # seconds: a command slower than this once is timed --slow-runs time
 COMMON_TERM = "learning"
 PHRASE = "federated learning"
 CHINESE = "联邦学习"
+TRADITIONAL = "聯邦學習"  # the same words in Traditional script (OpenCC loaded to read them)
 TAG = "federated-learning"
 FLOOR_WHOOSH = (
     "from papercli.search import engine; engine.load(); "
@@ -60,6 +61,9 @@ PAPERS_COMMANDS = [
     ("search: common term, --limit 20", ["search", COMMON_TERM, "--limit", "20"], "common"),
     ("search: phrase", ["search", f'"{PHRASE}"'], "phrase"),
     ("search: Chinese", ["search", CHINESE], "chinese"),
+    # the glossary's bridge and the script converter, side by side with the line above
+    ("search: Chinese, --exact", ["search", CHINESE, "--exact"], "chinese"),
+    ("search: Chinese, Traditional script", ["search", TRADITIONAL], "chinese"),
     ("list: tag filter, --limit 20", ["list", "--tag", TAG, "--limit", "20"], None),
     ("--help", ["--help"], None),
 ]

@@ -234,12 +234,7 @@ class QueryGlossary:
                 candidates.update(ids)
         found = []
         for cid in sorted(candidates):
-            tag = self.concept(cid).name_tag
-            excluded = tag._excluded(text)
-            for i in range(len(tag.needles)):
-                for m in tag.pattern(i)[1].finditer(text):
-                    if not any(s <= m.start() and m.end() <= e for s, e in excluded):
-                        found.append((m.start(), m.end(), cid))
+            found += [(start, end, cid) for start, end in self.concept(cid).name_tag.spans(text)]
         found.sort(key=lambda s: (s[0], -(s[1] - s[0]), s[2]))
         return found
 

@@ -35,6 +35,8 @@ from .hits import Hit, hit_from
 from .schema import SCHEMA_VERSION, make_schema
 from .vocabulary import FILE as VOCABULARY_FILE
 
+_UNREAD = object()  # (a cached value not read yet; None is a value)
+
 
 @dataclass
 class SyncReport:
@@ -55,6 +57,7 @@ class PaperIndex:
         self.library = library
         self.glossary_files = glossary or GlossaryFiles()
         self._glossary: Glossary | None = None
+        self._query_glossary: QueryGlossary | object | None = _UNREAD
         self.dir = library.index_dir
         self._ix = None
         self.invalid: dict[str, str] = {}
@@ -147,8 +150,10 @@ class PaperIndex:
         return self.glossary().find(*(normalize(latex_to_text(t)) for t in texts if t))
 
     def query_glossary(self) -> QueryGlossary | None:
-        """The compiled glossary saved with the index (None: missing or damaged)."""
-        return QueryGlossary.load(self.dir)
+        """The compiled glossary saved with the index (None: missing or damaged), read once."""
+        if self._query_glossary is _UNREAD:
+            self._query_glossary = QueryGlossary.load(self.dir)
+        return self._query_glossary
 
     def _create(self) -> None:
         from whoosh import index as windex

@@ -113,16 +113,31 @@ def search(
     if hits:
         with index.searcher() as searcher:
             terms = snippets.query_terms(q, searcher.reader())
-        glossary = None  # the whole glossary, read for the first hit found only through it
         for hit in hits:
             texts = {name: hit.text(name) for name in ("abstract", "summary_zh")}
             hit.snippet = snippets.snippet(texts, terms, snippet_cells)
             if hit.snippet is None and bridges:
-                glossary = glossary or index.glossary()
                 texts["title"] = hit.text("title")
-                hit.snippet = snippets.bridged(texts, bridges, glossary, snippet_cells)
+                tags = _concept_tags(index)
+                hit.snippet = snippets.bridged(texts, bridges, tags, snippet_cells)
             hit.title_marked = snippets.mark(hit.text("title") or "", terms)
     return hits
+
+
+def _concept_tags(index: PaperIndex):
+    """A concept's matchers for a bridged snippet: its names (from the query's glossary),
+    then, read only if needed, its names and signs (the whole glossary, ~5 ms)."""
+
+    def tags(cid: str):
+        names = index.query_glossary()
+        concept = names.concept(cid) if names else None
+        if concept is not None:
+            yield concept.name_tag
+        whole = index.glossary().concepts.get(cid)
+        if whole is not None:
+            yield whole.tag
+
+    return tags
 
 
 def pasted_id(index: PaperIndex, text: str) -> str | None:

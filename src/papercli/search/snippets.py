@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 
 from ..text import CJK_RE, strip_controls
@@ -227,37 +227,24 @@ def snippet(
 
 
 def bridged(
-    texts: Mapping[str, str | None], bridges: Mapping[str, str], glossary, maxcells: int = 200
+    texts: Mapping[str, str | None],
+    bridges: Mapping[str, str],
+    tags_of: Callable[[str], Iterable],
+    maxcells: int = 200,
 ) -> str | None:
     """For a paper found only through the glossary: how it matched, then where
     (``联邦学习 → federated learning: …a passage with it marked…``). *bridges*: concept id
-    -> the query's words that named it; *glossary*: the ``Glossary`` the index was made
-    with (a paper may speak of a concept by a sign of it, not a name)."""
+    -> the query's words that named it; *tags_of*: a concept's matchers, its names first
+    (a paper may speak of a concept only by a sign of it)."""
     for cid, asked in bridges.items():
-        concept = glossary.concepts.get(cid)
-        if concept is None:
-            continue
-        for key in ("abstract", "summary_zh", "title"):
+        for tag, key in itertools.product(tags_of(cid), ("abstract", "summary_zh", "title")):
             text = strip_controls(texts.get(key) or "")
-            span = _first_span(concept.tag, text)
+            span = min(tag.spans(text), key=lambda s: (s[0], -s[1]), default=None)
             if span:
                 head = f"{asked} → {text[span[0] : span[1]]}: "
                 room = max(40, maxcells - _cells(head, 0, len(head)))
                 return head + (mark_spans(text, [span], room) or "")
     return None
-
-
-def _first_span(tag, text: str) -> tuple[int, int] | None:
-    """Where one of *tag*'s terms first occurs in *text*, outside its exclusions."""
-    excluded = tag._excluded(text) if tag.exclude else []
-    best = None
-    for i in range(len(tag.needles)):
-        for m in tag.pattern(i)[1].finditer(text):
-            if not any(s <= m.start() and m.end() <= e for s, e in excluded):
-                if best is None or m.start() < best[0]:
-                    best = (m.start(), m.end())
-                break
-    return best
 
 
 def plain(marked: str) -> str:

@@ -16,6 +16,7 @@ Matching runs over the title, short name, abstract and Chinese summary.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -86,6 +87,21 @@ class Tag:
                 alias = self.zh[i - len(self.en)]
                 compiled[i] = (len(alias), re.compile(re.escape(alias)))
         return compiled[i]
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        """(start, end) of every alias match in *text* outside the exclusions; only the
+        aliases whose needle and words the text holds are compiled and run."""
+        lowered = text.lower()
+        words = word_set(lowered)
+        excluded = None
+        for i, (needle, is_word, required) in enumerate(self.needles):
+            if needle not in (words if is_word else lowered) or not required <= words:
+                continue
+            for m in self.pattern(i)[1].finditer(text):
+                if excluded is None:
+                    excluded = self._excluded(text) if self.exclude else []
+                if not any(s <= m.start() and m.end() <= e for s, e in excluded):
+                    yield m.start(), m.end()
 
     def _excluded(self, text: str) -> list[tuple[int, int]]:
         return [

@@ -1,0 +1,79 @@
+"""What the glossary's bridge and the script converter add to a cold search, measured
+inside fresh processes (a whole command's time varies by more than they cost).
+
+    python benchmarks/bridge_cost.py [--runs 15] [LIBRARY]     (default: data/library)
+
+Each run is a new Python process that imports what ``papers search`` imports, opens the
+index, then times turning the query into a Whoosh query with ``--exact`` (no glossary,
+no conversion beyond the analyzer's) and without it, and running both; the first query of a
+process pays every load (glossary.json, OpenCC). Prints one Markdown table of medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+QUERIES = ["muon", "federated learning", "联邦学习", "聯邦學習", "ＧＲＰＯ", "muon optimiser"]
+
+CHILD = """
+import json, sys, time
+import typer  # (as the command does before searching)
+from papercli.store.library import Library
+from papercli.search.index import PaperIndex
+from papercli.search.query import search
+index = PaperIndex(Library(sys.argv[1])).open()
+query, exact = sys.argv[2], sys.argv[3] == "exact"
+start = time.perf_counter()
+hits = search(index, query, exact=exact)
+print(json.dumps([time.perf_counter() - start, len(hits)]))
+"""
+
+
+def measure(library: Path, runs: int) -> list[tuple[str, float, float, int, int]]:
+    times: dict[tuple[str, str], list[float]] = {}
+    counts: dict[tuple[str, str], int] = {}
+    for _ in range(runs):
+        for query in QUERIES:
+            for mode in ("exact", "bridged"):
+                out = subprocess.run([sys.executable, "-c", CHILD, str(library), query, mode],
+                                     capture_output=True, text=True, check=True)  # fmt: skip
+                seconds, n = json.loads(out.stdout)
+                times.setdefault((query, mode), []).append(seconds)
+                counts[(query, mode)] = n
+    rows = []
+    for query in QUERIES:
+        exact = statistics.median(times[(query, "exact")])
+        bridged = statistics.median(times[(query, "bridged")])
+        rows.append((query, exact, bridged, counts[(query, "exact")], counts[(query, "bridged")]))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("library", nargs="?", type=Path, default=REPO / "data" / "library")
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        library = Path(tmp) / "library"
+        shutil.copytree(args.library, library, ignore=shutil.ignore_patterns(".lock"))
+        # (the first process builds the index, untimed)
+        rows = measure(library, args.runs)
+    print(f"\nThe bridge and the converter in a cold process ({args.runs} runs, medians)\n")
+    print("| query | --exact | bridged | added | hits --exact | hits bridged |")
+    print("|---|---|---|---|---|---|")
+    for query, exact, bridged, n_exact, n_bridged in rows:
+        added = (bridged - exact) * 1000
+        print(f"| `{query}` | {exact * 1000:.1f} ms | {bridged * 1000:.1f} ms | "
+              f"{added:+.1f} ms | {n_exact} | {n_bridged} |")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
