@@ -18,7 +18,7 @@ from papercli.search.analysis import tokens
         ("Qwen2.5-Math-7B", ["qwen2", "5", "math", "7b"]),
         ("∇-Reasoner", ["∇", "reason"]),
         ("Πnet", ["πnet"]),
-        ("the optimizers of Federated Learning", ["optim", "federat", "learn"]),
+        ("the optimizers of Federated Learning", ["optimiz", "feder", "learn"]),
         ("📐 优化/理论¶", ["优化", "理论"]),
         ("高频主题：推理 ×3 · LLM", ["高频", "频主", "主题", "推理", "3", "llm"]),
         ("（全角）、。！", ["全角"]),

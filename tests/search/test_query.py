@@ -203,3 +203,35 @@ def test_minus_excludes_and_plus_requires(index):
 def test_only_common_words_is_explained(index):
     with pytest.raises(UsageError, match=r"only words too common to be indexed \(of, the\)"):
         search(index, "of the")
+
+
+def test_stemming_keeps_word_forms_together_and_unrelated_words_apart(index):
+    """generalization is not 'in general', distributed is not 'distribution'; converge,
+    converges and convergence meet (Porter merged the first two pairs)."""
+    from papercli.search.analysis import tokens
+
+    assert tokens("generalization generalizes", "query") == ["generaliz", "generaliz"]
+    assert tokens("general distributed distribution", "query") == [
+        "general", "distribut", "distribution"]  # fmt: skip
+    assert len(set(tokens("converge converges convergence converged", "query"))) == 1
+    assert tokens("LLMs GNNs", "query") == tokens("LLM GNN", "query")
+    general_only = oracle(index, "general") - {
+        h.record.id for h in list_papers(index, Filters())
+        if re.search(r"generali[sz]", " ".join(filter(None, [h.record.title, h.record.abstract])), re.I)
+    }  # fmt: skip
+    assert general_only  # papers saying 'in general' and nothing of generalization
+    assert not general_only & ids(search(index, "generalization", exact=True))
+    distribution_only = oracle(index, "distribution") - {
+        h.record.id for h in list_papers(index, Filters())
+        if re.search(r"\bdistribut(?:e|ed|es|ing)\b", " ".join(filter(None, [
+            h.record.title, h.record.short_name, h.record.abstract, h.record.summary_zh])), re.I)
+    }  # fmt: skip
+    assert distribution_only and not distribution_only & ids(
+        search(index, "distributed", exact=True)
+    )
+
+
+def test_a_fuzzy_word_is_a_typo_of_a_word_not_of_a_stem(index):
+    assert ids(search(index, "federatd~", exact=True)) == ids(
+        search(index, "federated", exact=True)
+    )

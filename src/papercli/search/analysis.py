@@ -16,8 +16,8 @@
   ``联邦 邦学 学习 习框 框架``. A Chinese query word becomes the phrase of its bigrams, so
   ``联邦学习`` matches exactly the texts that contain it.
 - English words are spelt the American way, then stemmed (``optimisers`` → ``optimizers``
-  → ``optim``); tokens with digits or non-ASCII letters (``gsm8k``, ``πnet``) are left as
-  they are.
+  → ``optimiz``; see ``stem_latin``); tokens with digits or non-ASCII letters (``gsm8k``,
+  ``πnet``) are left as they are.
 
 Whoosh pickles the analyzer into the index schema, so every class and function used here
 must stay importable under its name; ``SCHEMA_VERSION`` in ``index`` changes when they do.
@@ -41,7 +41,7 @@ from whoosh.analysis import (  # noqa: E402  (after engine.load)
     StemFilter,
     StopFilter,
 )
-from whoosh.lang.porter import stem  # noqa: E402
+from whoosh.lang.porter2 import stem  # noqa: E402
 
 # A Chinese/Japanese/Korean run, the nabla sign, or a run of other word characters.
 TOKEN_PATTERN = rf"[{CJK_CLASS}]+|∇|(?:(?![{CJK_CLASS}])\w)+"
@@ -50,12 +50,31 @@ TOKEN_PATTERN = rf"[{CJK_CLASS}]+|∇|(?:(?![{CJK_CLASS}])\w)+"
 TOKEN_RE = re.compile(TOKEN_PATTERN, re.UNICODE)
 
 
+# -ize and its family (generalize, generalized, generalization, generalizer): one stem of
+# their own, apart from the adjective (general). Measured on tests/data/judged.yaml (48
+# concepts): Porter 0.80 English precision, Porter2 0.83, Porter2 with these two rules 0.85,
+# recall 0.83 throughout.
+_IZE_RE = re.compile(r"^([a-z]{3,})iz(?:e|es|ed|ing|er|ers|ation|ations|able)$")
+_NOUN_RE = re.compile(r"[st]ion(?:s|al|ally)?$")  # distribution(al) is not distributed
+_VOWEL_RE = re.compile("[aeiouy]")
+
+
 def stem_latin(word: str) -> str:
-    """Porter-stem plain English words, spelt the American way; leave identifiers (gsm8k,
-    πnet) and CJK alone."""
-    if word.isascii() and word.isalpha():
-        return stem(american(word))
-    return word
+    """Stem plain English words, spelt the American way, with Porter2 (Snowball English)
+    except that an -ize family keeps its own stem and an -sion/-tion noun stays apart from
+    its verb; leave identifiers (gsm8k, πnet) and CJK alone. converge, converges and
+    convergence still meet."""
+    if not (word.isascii() and word.isalpha()):
+        return word
+    word = american(word)
+    m = _IZE_RE.match(word)
+    if m:
+        return m[1] + "iz"
+    if len(word) > 6 and _NOUN_RE.search(word):
+        return stem(word) + "ion"
+    if word.endswith("s") and len(word) > 2 and not _VOWEL_RE.search(word[:-1]):
+        return word[:-1]  # an abbreviation's plural: llms is llm (Porter2 keeps the s)
+    return stem(word)
 
 
 class NormalizingTokenizer(RegexTokenizer):

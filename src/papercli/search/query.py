@@ -83,7 +83,13 @@ def parse_query(
 
     glossary = None if exact else index.query_glossary()
     resolve = resolve_tag or default_tag_resolver
-    return querylang.parse(text, index.ix.schema, resolve, glossary, bridges)
+
+    def near(word: str, edits: int) -> list[str]:  # (the vocabulary read only for word~)
+        from .vocabulary import Vocabulary
+
+        return Vocabulary.load(index.dir).near(word, edits)
+
+    return querylang.parse(text, index.ix.schema, resolve, glossary, bridges, near)
 
 
 def search(

@@ -83,11 +83,18 @@ def _check_operators(tokens: list[str], text: str) -> None:
         previous = tok
 
 
-def rewrite(text: str, resolve_tag=None, glossary=None, bridges: dict | None = None) -> str:
+_FUZZY_RE = re.compile(r"([A-Za-z][A-Za-z-]*)~([12]?)")
+
+
+def rewrite(
+    text: str, resolve_tag=None, glossary=None, bridges: dict | None = None, near=None
+) -> str:
     """Check *text* and rewrite our extensions (year ranges, tag aliases) into Whoosh syntax;
     with a *glossary* (``QueryGlossary``), words that name a concept also find the papers
     that speak of it in other words or the other language (*bridges*, if given, gets each
-    such concept's id -> the words that named it)."""
+    such concept's id -> the words that named it). With *near* (word, edits -> the known
+    words that close), an English ``word~`` becomes those words: the index holds stems, and
+    a typo is a typo of the word (federatd is one edit from federated, three from feder)."""
     if text.count('"') % 2:
         raise UsageError(f"unbalanced quote in {text!r}")
     tokens = _TOKEN_RE.findall(text)
@@ -126,9 +133,14 @@ def rewrite(text: str, resolve_tag=None, glossary=None, bridges: dict | None = N
             tok = _word(tok, common)
             if not tok:
                 continue
+            fuzzy = _FUZZY_RE.fullmatch(tok) if near is not None else None
+            if fuzzy:
+                words = near(fuzzy[1].lower(), int(fuzzy[2] or 1))[:50]
+                tok = f"({' OR '.join(words)})" if words else tok
             if (
                 glossary is not None
-                and not tok.startswith(("NOT ", '"'))
+                and not fuzzy
+                and not tok.startswith(("NOT ", '"', "("))
                 and not any(c in tok for c in "*?~")
             ):
                 bridgeable.add(len(out))
@@ -231,11 +243,13 @@ def _word(tok: str, common: list[str]) -> str:
     return sign + tok
 
 
-def parse(text: str, schema, resolve_tag=None, glossary=None, bridges: dict | None = None):
+def parse(
+    text: str, schema, resolve_tag=None, glossary=None, bridges: dict | None = None, near=None
+):
     """A Whoosh query for *text*, or a one-line ``UsageError`` saying what is wrong."""
     from whoosh import qparser, query
 
-    rewritten = rewrite(text, resolve_tag, glossary, bridges)
+    rewritten = rewrite(text, resolve_tag, glossary, bridges, near)
     parser = qparser.MultifieldParser(list(TEXT_FIELDS), schema, group=qparser.AndGroup)
     parser.add_plugin(qparser.FuzzyTermPlugin())
     parser.add_plugin(qparser.GtLtPlugin())

@@ -16,8 +16,9 @@ from ..store.record import Record
 from ..text import strip_controls
 from ..text.latex import latex_to_text
 
-SCHEMA_VERSION = 12  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
+SCHEMA_VERSION = 13  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
 # 11: the glossary's concepts; 12: one spelling (NFKC, Simplified Chinese, American English)
+# 13: Porter2, with the -ize family and -tion nouns kept apart
 CONCEPT_BOOST = 0.2  # a paper found only through the glossary ranks below a literal match
 
 

@@ -67,7 +67,13 @@ class Vocabulary:
         return word in self.counts
 
     def suggest(self, word: str, maxdist: int) -> str | None:
-        """The most frequent known word within *maxdist* edits of *word* (None if none).
+        """The most frequent known word within *maxdist* edits of *word* (None if none)."""
+        options = (w for w in self.near(word, maxdist) if w != word)
+        best = max(((self.counts[w], w) for w in options), default=None)
+        return best[1] if best else None
+
+    def near(self, word: str, maxdist: int) -> list[str]:
+        """Every known word within *maxdist* edits of *word*, itself included.
 
         A Levenshtein automaton walks the sorted word list (Whoosh's own ``ListCorrector``
         skips matches: it finds nothing for ``federatd`` in [federate, learning])."""
@@ -81,6 +87,4 @@ class Vocabulary:
             return ordered[i] if i < len(ordered) else None
 
         dfa = levenshtein_automaton(word, maxdist, 0).to_dfa()
-        options = (w for w in find_all_matches(dfa, at_or_after) if w != word)
-        best = max(((self.counts[w], w) for w in options), default=None)
-        return best[1] if best else None
+        return list(find_all_matches(dfa, at_or_after))
