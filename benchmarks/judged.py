@@ -1,0 +1,65 @@
+"""Recall and precision of search over the judged set (tests/data/judged.yaml), per query
+language, with the glossary's bridge (the default) and with ``--exact``.
+
+    python benchmarks/judged.py [-v]
+
+The set's 48 concepts were judged by reading the 63 bundled records, not by running the
+search or the glossary. A paper found counts once per concept. ``-v`` lists each
+concept's misses and extra hits. The numbers of an older commit come from the same
+script run with ``PYTHONPATH`` pointing at that commit's ``src`` (``exact`` is then the
+only mode there is).
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import shutil
+import tempfile
+from pathlib import Path
+
+import yaml
+
+from papercli.search.index import PaperIndex
+from papercli.search.query import search
+from papercli.store.library import Library
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args()
+    judged = yaml.safe_load((REPO / "tests" / "data" / "judged.yaml").read_text("utf-8"))
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "library"
+        shutil.copytree(REPO / "data" / "library", root,
+                        ignore=shutil.ignore_patterns(".index", ".lock"))  # fmt: skip
+        index = PaperIndex(Library(root)).open()
+        modes = [True, False] if "exact" in inspect.signature(search).parameters else [None]
+        print("| mode | English recall | English precision | Chinese recall | Chinese precision |")
+        print("|---|---|---|---|---|")
+        for exact in modes:
+            kwargs = {} if exact is None else {"exact": exact}
+            totals = {"en": [0, 0, 0], "zh": [0, 0, 0]}  # found, relevant, retrieved
+            for concept in judged["concepts"]:
+                relevant = set(concept["relevant"])
+                for language, total in totals.items():
+                    got = {hit.id for hit in search(index, concept[language], **kwargs)}
+                    total[0] += len(got & relevant)
+                    total[1] += len(relevant)
+                    total[2] += len(got)
+                    if args.verbose and got != relevant:
+                        missed, extra = sorted(relevant - got), sorted(got - relevant)
+                        print(f"  {concept['name']} ({language}): missed {missed}, extra {extra}")
+            cells = []
+            for found, relevant, retrieved in totals.values():
+                cells += [f"{found / relevant:.2f} ({found}/{relevant})",
+                          f"{found / max(retrieved, 1):.2f} ({found}/{retrieved})"]  # fmt: skip
+            name = {True: "--exact", False: "bridged", None: "(no bridge)"}[exact]
+            print(f"| {name} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
