@@ -162,9 +162,10 @@ class Glossary:
         named = [c.name_tag for c in self.concepts.values() if c.en or c.zh]
         return Taxonomy(named, "glossary names")
 
-    def find(self, *texts: str | None) -> list[str]:
-        """The ids of the concepts the texts speak of (terms outside their exclusions)."""
-        return self._matcher.tag_text(*texts)
+    def find(self, *texts: str | None) -> dict[str, str]:
+        """The concepts the texts speak of (terms outside their exclusions): id -> the
+        words of the texts that matched."""
+        return self._matcher.terms_in(*texts)
 
     def compiled(self) -> dict:
         """What a query needs, as JSON: each concept's terms and exclusions, and the

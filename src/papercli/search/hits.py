@@ -22,6 +22,7 @@ class Hit:
     score: float | None = None
     snippet: str | None = None  # why it matched, with marks (see ``snippets``)
     title_marked: str | None = None  # the title with the matched words marked
+    concepts: dict[str, str] = field(default_factory=dict)  # concept -> the paper's words
 
     @property
     def record(self) -> Record:
@@ -45,7 +46,10 @@ def hit_from(fields: dict, score: float | None = None) -> Hit:
     """A hit from a paper's stored fields."""
     plain = json.loads(fields.get("plain") or "{}")
     plain = {k: v for k, v in plain.items() if isinstance(v, str)}
-    return Hit(fields["id"], json.loads(fields["data"]), plain, score)
+    hit = Hit(fields["id"], json.loads(fields["data"]), plain, score)
+    if fields.get("concepts"):
+        hit.concepts = json.loads(fields["concepts"])
+    return hit
 
 
 class RecordStream:

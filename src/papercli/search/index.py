@@ -141,12 +141,15 @@ class PaperIndex:
                 self._glossary = self.glossary_files.load()
         return self._glossary
 
-    def concepts(self, record: Record) -> list[str]:
-        """The glossary's concepts *record* speaks of (its texts' plain readings)."""
+    def concepts(self, record: Record) -> dict[str, str]:
+        """The glossary's concepts *record* speaks of (its texts' plain readings), each
+        with the words that speak of it."""
         from ..text.latex import latex_to_text
         from ..text.variants import normalize
 
-        texts = (record.title, record.short_name, record.abstract, record.summary_zh)
+        # (the passages first: the words stored are the first that match, and a snippet
+        # shows them in their passage)
+        texts = (record.abstract, record.summary_zh, record.title, record.short_name)
         return self.glossary().find(*(normalize(latex_to_text(t)) for t in texts if t))
 
     def query_glossary(self) -> QueryGlossary | None:

@@ -124,26 +124,9 @@ def search(
             hit.snippet = snippets.snippet(texts, terms, snippet_cells)
             if hit.snippet is None and bridges:
                 texts["title"] = hit.text("title")
-                tags = _concept_tags(index)
-                hit.snippet = snippets.bridged(texts, bridges, tags, snippet_cells)
+                hit.snippet = snippets.bridged(texts, bridges, hit.concepts, snippet_cells)
             hit.title_marked = snippets.mark(hit.text("title") or "", terms)
     return hits
-
-
-def _concept_tags(index: PaperIndex):
-    """A concept's matchers for a bridged snippet: its names (from the query's glossary),
-    then, read only if needed, its names and signs (the whole glossary, ~5 ms)."""
-
-    def tags(cid: str):
-        names = index.query_glossary()
-        concept = names.concept(cid) if names else None
-        if concept is not None:
-            yield concept.name_tag
-        whole = index.glossary().concepts.get(cid)
-        if whole is not None:
-            yield whole.tag
-
-    return tags
 
 
 def pasted_id(index: PaperIndex, text: str) -> str | None:

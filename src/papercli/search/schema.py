@@ -16,9 +16,9 @@ from ..store.record import Record
 from ..text import strip_controls
 from ..text.latex import latex_to_text
 
-SCHEMA_VERSION = 13  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
+SCHEMA_VERSION = 14  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
 # 11: the glossary's concepts; 12: one spelling (NFKC, Simplified Chinese, American English)
-# 13: Porter2, with the -ize family and -tion nouns kept apart
+# 13: Porter2, with the -ize family and -tion nouns kept apart; 14: the concepts' words stored
 CONCEPT_BOOST = 0.2  # a paper found only through the glossary ranks below a literal match
 
 
@@ -53,14 +53,16 @@ def make_schema():
         stamp=fields.STORED,
         data=fields.STORED,
         plain=fields.STORED,  # the texts' plain readings, where LaTeX made them differ
+        concepts=fields.STORED,  # concept -> the words of the paper that speak of it
     )
 
 
 def document(
-    record: Record, stamp: Stamp, data: str | None = None, concepts: list[str] = ()
+    record: Record, stamp: Stamp, data: str | None = None, concepts: dict | None = None
 ) -> dict:
     """The index document for *record*: analysed text plus the stored record itself, and
-    the *concepts* of the glossary its text speaks of.
+    the *concepts* of the glossary its text speaks of (id -> the words that do: a paper
+    found only through the glossary shows them without the glossary being read).
 
     Terminal escapes and control characters in the text are kept in the record but not
     indexed, so ``\x1b[31mRED`` is found by ``RED``.
@@ -76,7 +78,8 @@ def document(
         "name": text(record.short_name),
         "author": text("; ".join(record.authors)),
         "tag": ",".join(record.tags),
-        "concept": ",".join(concepts),
+        "concept": ",".join(concepts or ()),
+        "concepts": json.dumps(concepts, ensure_ascii=False) if concepts else "",
         "abstract": text(record.abstract),
         "summary": text(record.summary_zh),
         "venue": record.venue or "",

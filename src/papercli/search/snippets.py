@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 from functools import lru_cache
 
 from ..text import CJK_RE, strip_controls
@@ -229,21 +229,28 @@ def snippet(
 def bridged(
     texts: Mapping[str, str | None],
     bridges: Mapping[str, str],
-    tags_of: Callable[[str], Iterable],
+    found: Mapping[str, str],
     maxcells: int = 200,
 ) -> str | None:
     """For a paper found only through the glossary: how it matched, then where
     (``联邦学习 → federated learning: …a passage with it marked…``). *bridges*: concept id
-    -> the query's words that named it; *tags_of*: a concept's matchers, its names first
-    (a paper may speak of a concept only by a sign of it)."""
+    -> the query's words that named it; *found*: concept id -> the paper's words that speak
+    of it (stored when it was indexed: a name or a sign of the concept)."""
+    from ..text.variants import normalize
+
     for cid, asked in bridges.items():
-        for tag, key in itertools.product(tags_of(cid), ("abstract", "summary_zh", "title")):
+        term = found.get(cid)
+        if not term:
+            continue
+        for key in ("abstract", "summary_zh", "title"):
             text = strip_controls(texts.get(key) or "")
-            span = min(tag.spans(text), key=lambda s: (s[0], -s[1]), default=None)
-            if span:
-                head = f"{asked} → {text[span[0] : span[1]]}: "
-                room = max(40, maxcells - _cells(head, 0, len(head)))
-                return head + (mark_spans(text, [span], room) or "")
+            for candidate in dict.fromkeys((text, normalize(text))):  # (as it was matched)
+                start = candidate.find(term)
+                if start != -1:
+                    head = f"{asked} → {term}: "
+                    room = max(40, maxcells - _cells(head, 0, len(head)))
+                    span = [(start, start + len(term))]
+                    return head + (mark_spans(candidate, span, room) or "")
     return None
 
 

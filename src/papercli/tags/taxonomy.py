@@ -116,10 +116,10 @@ class Tag:
         lowered: str | None = None,
         words: set[str] | None = None,
         windows: bool | None = None,
-    ) -> bool:
-        """Whether an alias occurs in *text* outside the exclusions. *lowered*, *words* (see
-        ``word_set``) and *windows* (see ``_near``) let a caller checking many tags compute
-        them once."""
+    ) -> str | None:
+        """The first alias match found in *text* outside the exclusions, as written there
+        (None: none). *lowered*, *words* (see ``word_set``) and *windows* (see ``_near``)
+        let a caller checking many tags compute them once."""
         lowered = text.lower() if lowered is None else lowered
         words = word_set(lowered) if words is None else words
         windows = windowed(text, lowered) if windows is None else windows
@@ -132,12 +132,12 @@ class Tag:
                 _near(pattern, needle, text, lowered, reach) if windows else pattern.finditer(text)
             ):
                 if not self.exclude:
-                    return True
+                    return m.group()
                 if excluded is None:
                     excluded = self._excluded(text)
                 if not any(start <= m.start() and m.end() <= end for start, end in excluded):
-                    return True
-        return False
+                    return m.group()
+        return None
 
 
 def windowed(text: str, lowered: str) -> bool:
@@ -213,9 +213,23 @@ class Taxonomy:
         return words, others
 
     def tag_text(self, *texts: str | None) -> list[str]:
-        """Every tag whose aliases occur in the given texts, in taxonomy order.
+        """Every tag whose aliases occur in the given texts, in taxonomy order."""
+        return [name for name, _tag in self._found(texts)]
 
-        Only tags with a needle in the text run their patterns: most of the 58 never do."""
+    def terms_in(self, *texts: str | None) -> dict[str, str]:
+        """Each tag whose aliases occur in the given texts (in taxonomy order) -> the words
+        of the first text that matched (``联邦``, ``Federated Learning``): the texts come in
+        order of preference."""
+        joined = "\n".join(t for t in texts if t)  # (a match may span two texts)
+        return {
+            name: next(filter(None, (tag.matches(t) for t in texts if t)), None)
+            or tag.matches(joined)
+            for name, tag in self._found(texts)
+        }
+
+    def _found(self, texts) -> list[tuple[str, Tag]]:
+        """The tags whose aliases occur in *texts*, in taxonomy order. Only tags with a
+        needle in the text run their patterns: most of them never do."""
         joined = "\n".join(t for t in texts if t)
         lowered = joined.lower()
         words = word_set(lowered)
@@ -228,7 +242,7 @@ class Taxonomy:
         for start in other_needles.keys() & starts:
             candidates.update(name for needle, name in other_needles[start] if needle in lowered)
         return [
-            name
+            (name, tag)
             for name, tag in self.tags.items()
             if name in candidates and tag.matches(joined, lowered, words, windows)
         ]
