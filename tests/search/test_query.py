@@ -235,3 +235,18 @@ def test_a_fuzzy_word_is_a_typo_of_a_word_not_of_a_stem(index):
     assert ids(search(index, "federatd~", exact=True)) == ids(
         search(index, "federated", exact=True)
     )
+
+
+def test_a_pasted_escape_sequence_reads_as_the_index_reads_it(tmp_path):
+    from papercli.ingest import ingest
+    from papercli.store.library import Library
+
+    document = tmp_path / "refs.bib"
+    document.write_text('@misc{b, title = "Escape \x1b[31mred\x07 text", year = 2026}\n')
+    library = Library(tmp_path / "lib")
+    ingest(library, [document])
+    index = PaperIndex(library).open()
+    assert [h.id for h in search(index, "\x1b[31mred\x07 text")] == [
+        h.id for h in search(index, "red")
+    ]
+    assert len(search(index, "red")) == 1

@@ -52,3 +52,11 @@ def test_unique_citekey_suffixes_are_letters():
     taken = {"vip2026", "vip2026a"}
     assert unique_citekey("vip2026", taken.__contains__) == "vip2026b"
     assert unique_citekey("x2026", taken.__contains__) == "x2026"
+
+
+def test_an_escape_sequence_in_a_title_makes_no_part_of_an_id():
+    from papercli.store.ids import base_citekey, base_id
+
+    title = "Escape \x1b[31mred\x1b[0m text"
+    assert base_id("ICLR", 2026, None, title, None, None) == "iclr2026-escape-red-text"
+    assert base_citekey(None, title, None, 2026) == "escapered2026"

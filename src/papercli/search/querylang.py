@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 
 from ..errors import UsageError
-from ..text import STOP_WORDS
+from ..text import STOP_WORDS, strip_controls
 
 TEXT_FIELDS = ("title", "name", "author", "tag", "abstract", "summary")
 FIELDS = (*TEXT_FIELDS, "venue", "year", "category")
@@ -97,7 +97,8 @@ def rewrite(
     a typo is a typo of the word (federatd is one edit from federated, three from feder)."""
     if text.count('"') % 2:
         raise UsageError(f"unbalanced quote in {text!r}")
-    tokens = _TOKEN_RE.findall(text)
+    # (a pasted escape sequence or control character reads as the index reads it: a space)
+    tokens = _TOKEN_RE.findall(strip_controls(text))
     depth = 0
     out: list[str] = []
     common: list[str] = []  # stop words left out

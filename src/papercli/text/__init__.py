@@ -123,10 +123,11 @@ _SYMBOL_NAMES = {"∇": "nabla", "∂": "partial", "∞": "inf", "×": "x", "&":
 def ascii_words(text: str) -> list[str]:
     """Lower-case ASCII words of *text*; Greek letters and math symbols spelled out (∇ → nabla).
 
-    Characters with no ASCII spelling (Chinese, say) are dropped, never guessed.
+    Characters with no ASCII spelling (Chinese, say) are dropped, never guessed, and so are
+    terminal escape sequences (``\x1b[31m`` does not make an id ``31mred``).
     """
     pieces: list[str] = []
-    for ch in unicodedata.normalize("NFKC", text):
+    for ch in unicodedata.normalize("NFKC", strip_controls(text)):
         if ch.isascii():
             pieces.append(ch)
             continue
