@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -322,3 +323,32 @@ def test_an_empty_library_says_where_it_is_and_how_to_add_papers(tmp_path):
         )
     doctor = CliRunner().invoke(app, ["--library", str(empty), "doctor"])
     assert (doctor.exit_code, doctor.stdout) == (0, f"{empty}: no problems found\n")
+
+
+LATE_SIGNAL = r"""
+import os, signal, sys, time
+from papercli.cli import main
+
+class Late:
+    # Torn down with the modules, once the command has ended and Python has put back the
+    # default handlers of the signals it handled: the last moment a signal can arrive.
+    def __del__(self, kill=os.kill, pid=os.getpid(), signum=int(sys.argv[1]),
+                sleep=time.sleep):
+        kill(pid, signum)
+        sleep(0.2)
+
+late = Late()
+sys.argv = ["papers", "--library", sys.argv[2], "list", "--ids", "--tag", "muon"]
+main()
+"""
+
+
+@pytest.mark.parametrize("signum", [2, 15], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_after_the_command_has_ended_changes_nothing(seeded_library, signum):
+    """A Ctrl-C or SIGTERM that arrives while Python shuts down, after the command's work
+    is done and printed, neither kills the process with the default action nor hides its
+    exit status (CI once saw a finished ingest end as -15, silently)."""
+    result = subprocess.run([sys.executable, "-c", LATE_SIGNAL, str(signum), str(seeded_library.root)],
+                            capture_output=True, text=True)  # fmt: skip
+    assert (result.returncode, result.stderr) == (0, "")
+    assert "iclr2026-muonbp" in result.stdout.splitlines()

@@ -51,3 +51,10 @@ def main() -> None:
         terminated = isinstance(exc, Terminated)
         sys.stderr.write(f"papers: {'terminated' if terminated else 'interrupted'}\n")
         sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
+    finally:
+        # The command has ended and its exit status is decided. Python's shutdown then puts
+        # back the default actions of the signals it handled, so a late Ctrl-C or SIGTERM
+        # would kill the process silently and replace that status (CI saw a finished
+        # ingest end as -15). Ignored, it changes nothing; SIGKILL still ends a stuck exit.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
