@@ -4,6 +4,7 @@ Exit codes (documented in the README):
     0  success
     1  nothing found (a search, list or export that matched no paper)
     2  bad usage or unusable input (a bad query, an unreadable document, an unknown id)
+       or an outside source that fails (OpenReview unreachable, rate-limiting, garbled)
    70  an internal error (a bug): one line, the traceback with PAPERS_DEBUG=1
   130  interrupted (Ctrl-C): one line; the library is as before or as after the command
   143  terminated (SIGTERM): the same
@@ -48,6 +49,12 @@ class NothingFound(PapersError):
 
 class TaxonomyError(PapersError):
     """A taxonomy file that cannot be read or does not validate."""
+
+
+class OpenReviewError(PapersError):
+    """OpenReview cannot be reached, is too slow, refuses, rate-limits beyond our patience, or
+    answers something we cannot read. Exit code 2 like any unusable input: the library is
+    untouched, and the message names the server (and the venue) so the user can retry later."""
 
 
 class Terminated(KeyboardInterrupt):
