@@ -1,5 +1,7 @@
-"""Registers the shared fixtures (defined in ``testing.py``, with the helpers)."""
+"""Registers the shared fixtures (defined in ``testing.py``, with the helpers, and the local
+OpenReview server in ``enrich/openreview_server.py``)."""
 
+from enrich.openreview_server import openreview  # noqa: F401  (fixture)
 from testing import (  # noqa: F401  (fixtures)
     abstracts,
     bundled_copy,
