@@ -8,6 +8,7 @@ The config file is ``config.yaml`` in the platform's user config folder
     taxonomy: ~/papers/topics.yaml # replaces the bundled taxonomy
     limit: 50                      # at most this many results (search, list, similar)
     color: auto                    # auto (on a terminal), always, never
+    openreview_api: https://api2.openreview.net   # where papers enrich asks (API v2)
 
 ``papers config`` prints the effective settings and their origins. A file that does not
 parse or validate is an error naming the key, never silently ignored.
@@ -24,14 +25,16 @@ from .errors import UsageError
 
 EXPORT_FORMATS = ("markdown", "bibtex", "biblatex", "csl-json", "json", "yaml")
 COLORS = ("auto", "always", "never")
-KEYS = ("library", "export_format", "taxonomy", "limit", "color")
+KEYS = ("library", "export_format", "taxonomy", "limit", "color", "openreview_api")
 ENV = {
     "library": "PAPERS_LIBRARY",
     "export_format": "PAPERS_EXPORT_FORMAT",
     "taxonomy": "PAPERS_TAXONOMY",
     "limit": "PAPERS_LIMIT",
     "color": "PAPERS_COLOR",
+    "openreview_api": "PAPERS_OPENREVIEW_API",
 }
+DEFAULT_OPENREVIEW_API = "https://api2.openreview.net"  # (enrich.openreview.DEFAULT_API)
 
 
 @dataclass
@@ -74,6 +77,10 @@ def _check(key: str, value: Any, where: str) -> Any:
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise UsageError(f"{where}: {key!r} must be a whole number of at least 1")
         return value
+    if key == "openreview_api":
+        if not isinstance(value, str) or not value.startswith(("http://", "https://")):
+            raise UsageError(f"{where}: {key!r} must be an http:// or https:// address")
+        return value.rstrip("/")
     if value not in COLORS:
         raise UsageError(f"{where}: {key!r} must be one of {', '.join(COLORS)}")
     return value
@@ -113,6 +120,7 @@ def load(flags: dict[str, Any] | None = None) -> dict[str, Setting]:
         "taxonomy": Setting(None, "default"),
         "limit": Setting(None, "default"),
         "color": Setting("auto", "default"),
+        "openreview_api": Setting(DEFAULT_OPENREVIEW_API, "default"),
     }
     for key, value in from_file.items():
         settings[key] = Setting(_check(key, value, str(path)), "file", str(path))

@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from papercli.export import render
-from papercli.export.bibtex import DERIVED_NOTE
+from papercli.export.bibtex import DERIVED_NOTE, NO_AUTHOR_NOTE
 from papercli.search.index import PaperIndex
 from papercli.search.query import Filters, list_papers
 from papercli.store.record import Record
@@ -61,7 +61,8 @@ def test_whole_library_parses_strictly(records, fmt):
         assert not entry.persons  # no invented authors
         assert entry.fields["booktitle"] == "International Conference on Learning Representations"
         assert entry.fields["year"] == "2026"
-        assert ("note" in entry.fields) == (record.title is None)
+        derived = [DERIVED_NOTE] if record.title is None else []
+        assert entry.fields["note"] == ". ".join([*derived, NO_AUTHOR_NOTE]) + "."
         assert ("annotation" in entry.fields) == (fmt == "biblatex" and bool(record.summary_zh))
     if fmt == "bibtex":
         assert text.isascii()
@@ -80,7 +81,7 @@ def test_title_protects_capitals_and_symbols(records):
     )
     untitled = db.entries["muonbp2026"].fields
     assert untitled["title"].startswith("{MuonBP:} {Gradient} orthogonalization is a simple")
-    assert untitled["note"] == DERIVED_NOTE + "."
+    assert untitled["note"] == f"{DERIVED_NOTE}. {NO_AUTHOR_NOTE}."
     assert untitled["key"] == "MuonBP"
 
 
@@ -348,4 +349,7 @@ def test_a_chinese_title_in_bibtex_is_noted_once_and_logs_nothing(caplog):
     with caplog.at_level("DEBUG"):
         text = render("bibtex", [record])
     assert caplog.records == []  # pylatexenc warned for every character, twice
-    assert "note = {the title has characters with no ASCII spelling; export as biblatex.}" in text
+    assert (
+        "note = {the title has characters with no ASCII spelling; export as biblatex. "
+        f"{NO_AUTHOR_NOTE}.}}"
+    ) in text

@@ -48,7 +48,7 @@ def test_rewrite(text, expected):
         ("muon AND OR adam", "OR needs a word on its left in 'muon AND OR adam'"),
         (
             "foo:bar",
-            "unknown field 'foo' in 'foo:bar' (fields: title: name: author: tag: abstract: summary: venue: year: category:)",
+            "unknown field 'foo' in 'foo:bar' (fields: title: name: author: keyword: tag: abstract: summary: venue: year: category:)",
         ),
         ("title:", "title: needs a value in 'title:'"),
         ("year:abc", "year:abc is not a year; write year:2026, year:2025..2026 or year:>=2025"),

@@ -32,7 +32,9 @@ def full_record() -> Record:
 
 def test_to_dict_has_fields_in_order_and_omits_empty_optional_sections():
     data = full_record().to_dict()
-    assert list(data) == [f for f in FIELDS if f not in ("authors", "tag_edits", "conflicts")]
+    assert list(data) == [
+        f for f in FIELDS if f not in ("authors", "keywords", "tag_edits", "conflicts")
+    ]
 
 
 def test_yaml_round_trip_is_exact():
@@ -93,3 +95,22 @@ def test_label_of_an_untitled_paper_is_derived_from_short_name_and_abstract():
     )
     assert Record(id="y", title="T").label == "T"
     assert Record(id="z").label == "(no title, no abstract)"
+
+
+def test_a_remote_source_and_keywords_round_trip():
+    from papercli.store.record import Source
+
+    record = full_record()
+    record.keywords = ["muon", "orthogonalization"]
+    record.sources.append(Source("openreview:abc", "OpenReview", 0, "openreview", ["title"],
+                                 fetched="2026-12-01"))  # fmt: skip
+    data = record.to_dict()
+    assert data["keywords"] == ["muon", "orthogonalization"]
+    assert data["sources"][-1] == {"document": "openreview:abc", "name": "OpenReview", "line": 0,
+                                   "format": "openreview", "fields": ["title"],
+                                   "fetched": "2026-12-01"}  # fmt: skip
+    assert "fetched" not in data["sources"][0]  # (a document's copy: no date)
+    back = Record.from_dict(load_yaml(dump_yaml(data), "r.yaml"))
+    assert back == record
+    assert [s.place for s in back.sources][-1] == "openreview:abc (fetched 2026-12-01)"
+    assert back.sources[-1].remote and not back.sources[0].remote

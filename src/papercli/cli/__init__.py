@@ -6,6 +6,7 @@
     tags.py        tags, tag, retag
     library.py     ingest, index, edit, doctor
     export.py      export
+    enrich.py      enrich (OpenReview)
     settings.py    config
     completion.py  shell completion scripts; ids and tags completed
 

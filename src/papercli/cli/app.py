@@ -46,7 +46,7 @@ Exit codes: 0 success · 1 nothing found (or doctor found problems) ·
 """
 ADD_PAPERS = "papers ingest FILE… (or papers ingest --sample for two example documents)"
 ORDER = ("ingest", "search", "similar", "list", "show", "tags", "tag", "retag", "export",
-         "index", "edit", "doctor", "config", "stats")  # fmt: skip
+         "enrich", "index", "edit", "doctor", "config", "stats")  # fmt: skip
 SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
 
 
@@ -387,7 +387,7 @@ PaperArg = Annotated[
 def _register_commands() -> None:
     import importlib
 
-    for name in ("library", "find", "tags", "export", "settings"):
+    for name in ("library", "find", "tags", "export", "enrich", "settings"):
         importlib.import_module(f"{__package__}.{name}")
 
 

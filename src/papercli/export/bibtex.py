@@ -5,7 +5,9 @@
 has no ASCII spelling and is left out. ``ascii_only=False`` (``--format biblatex``):
 UTF-8, with the Chinese summary in ``annotation``, which styles do not print.
 
-No author is ever invented. ``key`` (classic sorting) and ``shorthand`` (biblatex labels)
+No author is ever invented (nor ``Anonymous``): an entry without authors says so in a
+``note``, which every style prints. Each name is one name: an ``and`` inside it is braced
+so that BibTeX does not split it. ``key`` (classic sorting) and ``shorthand`` (biblatex labels)
 carry the short name so that author-less entries sort and label sensibly. An untitled
 paper gets a title built from its short name and its abstract's first sentence, and a
 ``note`` that says so.
@@ -23,6 +25,9 @@ from ..venues import full_name
 from .latex import Unencodable, to_latex
 
 DERIVED_NOTE = "Title derived from the short name and the first sentence of the abstract"
+NO_AUTHOR_NOTE = "Authors unknown: no source names them (papers enrich can fill them in)"
+FORUM = "https://openreview.net/forum?id="
+_AND_RE = re.compile(r"\band\b", re.I)
 _URL_SAFE_RE = re.compile(r"^https?://[^\s{}\\%#]+$")
 
 
@@ -49,6 +54,18 @@ def _field(
     return value or None
 
 
+def _url(urls: list[str]) -> str | None:
+    """The paper's page: its OpenReview forum when known, else the first link."""
+    safe = [u for u in urls if _URL_SAFE_RE.match(u)]
+    return next((u for u in safe if u.startswith(FORUM)), safe[0] if safe else None)
+
+
+def _name(author: str, ascii_only: bool, notes: list[str]) -> str:
+    """One author as BibTeX reads one name: "Given Family" or "Family, Given"."""
+    value = _field("author", author, ascii_only, notes) or ""
+    return f"{{{value}}}" if _AND_RE.search(value) else value
+
+
 def _encodable(ch: str) -> bool:
     try:
         to_latex(ch, True)
@@ -65,15 +82,12 @@ def entry(record: Record, ascii_only: bool) -> str:
         notes.append(DERIVED_NOTE)
     fields: list[tuple[str, str | None]] = [
         ("title", _field("title", title, ascii_only, notes, protect=True)),
-        (
-            "author",
-            " and ".join(_field("author", a, ascii_only, notes) or "" for a in record.authors),
-        ),
+        ("author", " and ".join(_name(a, ascii_only, notes) for a in record.authors)),
         ("booktitle", _field("booktitle", full_name(record.venue) or "", ascii_only, notes)),
         ("year", str(record.year) if record.year else None),
         ("abstract", _field("abstract", record.abstract or "", ascii_only, notes)),
         ("keywords", ", ".join(record.tags) or None),
-        ("url", next((u for u in record.urls if _URL_SAFE_RE.match(u)), None)),
+        ("url", _url(record.urls)),
     ]
     # key: what classic styles sort an author-less entry by; shorthand: biblatex's label
     if record.short_name:
@@ -83,6 +97,8 @@ def entry(record: Record, ascii_only: bool) -> str:
         fields.append(("key", _field("key", " ".join(title.split()[:5]), ascii_only, [])))
     if record.summary_zh and not ascii_only:
         fields.append(("annotation", _field("summary", record.summary_zh, False, notes)))
+    if not record.authors:
+        notes.append(NO_AUTHOR_NOTE)
     if notes:
         fields.append(("note", to_latex(". ".join(notes) + ".", ascii_only)))
     kind = "inproceedings" if record.venue else "misc"

@@ -91,7 +91,7 @@ def print_hits(env: Environment, hits: list[Hit], scores: bool, footer: str | No
 def _conflict(record: Record, conflict: dict) -> str:
     """``summary_zh: kept the value from a.txt:5; b.txt:9 says '…'``."""
     name = str(conflict.get("field"))
-    kept = next((f"{s.name}:{s.line}" for s in record.sources if name in s.fields), "the record")
+    kept = next((s.place for s in record.sources if name in s.fields), "the record")
     value = str(conflict.get("value"))
     value = value if len(value) <= 60 else value[:59] + "…"
     return f"{name}: kept the value from {kept}; {conflict.get('source')} says {value!r}"
@@ -109,8 +109,8 @@ def print_record(env: Environment, hit: Hit) -> None:
         ("categories", [", ".join(record.categories)]),
         ("tags", [", ".join(record.tags)]),
         ("urls", list(record.urls)),
-        ("source", [f"{s.name}:{s.line} ({s.format}: {', '.join(s.fields)})"
-                    for s in record.sources]),
+        ("keywords", [", ".join(record.keywords)]),
+        ("source", [f"{s.place} ({s.format}: {', '.join(s.fields)})" for s in record.sources]),
         ("disagrees", [_conflict(record, c) for c in record.conflicts]),
     ]  # fmt: skip
     rows = [(key, [v for v in values if v]) for key, values in rows]
@@ -162,3 +162,25 @@ def print_settings(env: Environment, path: str, rows: list[tuple[str, str, str]]
     env.stdout.write(f"config file: {path}\n")
     for key, value, origin in rows:
         env.stdout.write(f"{key}\t{_plain(value)}\t{origin}\n")
+
+
+def _change_value(value: object) -> str:
+    text = "; ".join(map(str, value)) if isinstance(value, list) else str(value)
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
+def print_enrichment(env: Environment, report, as_json: bool) -> None:
+    """``papers enrich``: one row a change (paper, field, fill/add/conflict, value), or JSON
+    of every chosen paper with its match and changes."""
+    if as_json:
+        print_json(env, [o.as_dict() for o in report.outcomes])
+        return
+    rows = [(o.id, c.field, c.action, _change_value(c.value))
+            for o in report.changed for c in o.changes]  # fmt: skip
+    if env.tables:
+        from . import tables
+
+        if rows:
+            tables.changes(env, rows)
+        return
+    env.stdout.write("".join("\t".join(_plain(c) for c in row) + "\n" for row in rows))

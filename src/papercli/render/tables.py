@@ -107,6 +107,26 @@ def hits(env: Environment, found: list[Hit], scores: bool, footer: str | None) -
     _show(env, table, *([Text(footer, style="dim")] if footer else []))
 
 
+def changes(env: Environment, rows: list[tuple[str, str, str, str]]) -> None:
+    """papers enrich: paper | field | change | value (ids whole; values wrapped)."""
+    id_w = max(len(r[0]) for r in rows)
+    field_w = max(5, *(len(r[1]) for r in rows))
+    action_w = max(6, *(len(r[2]) for r in rows))
+    value_w = max(10, env.width - id_w - field_w - action_w - 3 * GAP)
+    table = Table(**TABLE)
+    table.add_column("paper", style="cyan", no_wrap=True, width=id_w)
+    table.add_column("field", no_wrap=True, width=field_w)
+    table.add_column("change", no_wrap=True, width=action_w)
+    table.add_column("value", no_wrap=True, width=value_w)
+    last = None
+    for rid, name, action, value in rows:
+        style = "yellow" if action == "conflict" else ""
+        cell = _lines(wrap.wrap(_safe(value, style), value_w))
+        table.add_row(_safe(rid if rid != last else ""), name, _safe(action, style), cell)
+        last = rid
+    _show(env, table)
+
+
 # --- show ----------------------------------------------------------------------------------
 
 

@@ -1,12 +1,14 @@
 """The search query language: checked first, then handed to Whoosh's parser.
 
-    muon                        all text fields: title, short name, tags, abstract, summary
+    muon                        all text fields: title, short name, authors, keywords, tags,
+                                abstract, summary
     muon adam                   both words (AND is the default)
     muon OR adam, muon NOT adam boolean operators (upper case), with ( ) for grouping
     "vehicle routing"           a phrase; Chinese phrases too ("联邦学习框架")
     optim*                      a prefix
     federatd~                   a fuzzy word (one edit away; ~2 for two)
-    title:muon  name:QZO  author:smith  tag:联邦学习  venue:ICLR  category:优化/理论  abstract:…
+    title:muon  name:QZO  author:smith  keyword:…  tag:联邦学习  venue:ICLR  abstract:…
+    category:优化/理论
     year:2026  year:2025..2026  year:>=2025
 
     muon -adam  muon +adam      -word excludes, +word requires (as in web search)
@@ -29,7 +31,7 @@ import re
 from ..errors import UsageError
 from ..text import STOP_WORDS, strip_controls
 
-TEXT_FIELDS = ("title", "name", "author", "tag", "abstract", "summary")
+TEXT_FIELDS = ("title", "name", "author", "keyword", "tag", "abstract", "summary")
 FIELDS = (*TEXT_FIELDS, "venue", "year", "category")
 FIELD_ALIASES = {
     "tags": "tag",
@@ -37,6 +39,7 @@ FIELD_ALIASES = {
     "zh": "summary",
     "summary_zh": "summary",
     "authors": "author",
+    "keywords": "keyword",
 }
 OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 

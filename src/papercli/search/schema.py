@@ -16,9 +16,10 @@ from ..store.record import Record
 from ..text import strip_controls
 from ..text.latex import latex_to_text
 
-SCHEMA_VERSION = 14  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
+SCHEMA_VERSION = 15  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
 # 11: the glossary's concepts; 12: one spelling (NFKC, Simplified Chinese, American English)
 # 13: Porter2, with the -ize family and -tion nouns kept apart; 14: the concepts' words stored
+# 15: the authors' keywords (from OpenReview)
 CONCEPT_BOOST = 0.2  # a paper found only through the glossary ranks below a literal match
 
 
@@ -40,6 +41,7 @@ def make_schema():
         title=text(4.0),
         name=text(4.0),
         author=text(2.0),
+        keyword=text(2.0),
         tag=fields.KEYWORD(commas=True, lowercase=True, scorable=True, field_boost=2.0),
         concept=fields.KEYWORD(commas=True, scorable=True, field_boost=CONCEPT_BOOST),
         abstract=text(1.0),
@@ -77,6 +79,7 @@ def document(
         "title": text(record.title),
         "name": text(record.short_name),
         "author": text("; ".join(record.authors)),
+        "keyword": text("; ".join(record.keywords)),
         "tag": ",".join(record.tags),
         "concept": ",".join(concepts or ()),
         "concepts": json.dumps(concepts, ensure_ascii=False) if concepts else "",

@@ -110,6 +110,8 @@ class _Records:
         if record.citekey:
             self.keys.setdefault(record.citekey, where)
         for source in record.sources:
+            if source.remote:  # a service's reply: nothing stored to look for
+                continue
             self.cited.add(source.document)
             if not (library.root / source.document).is_file():
                 message = f"{source.document} (from {source.name}:{source.line}) is missing"

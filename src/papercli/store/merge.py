@@ -117,7 +117,7 @@ def _fold(record: Record, other: Entry | Record, origin: str) -> None:
             setattr(record, name, new)
         elif new and text_key(old) != text_key(new):
             record.add_conflict({"field": name, "value": new, "source": origin})
-    for name in ("categories", "urls"):
+    for name in ("categories", "keywords", "urls"):
         values = getattr(record, name)
         values.extend(v for v in getattr(other, name) if v not in values)
     if other.authors and not record.authors:

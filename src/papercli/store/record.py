@@ -18,6 +18,7 @@ from ..text.latex import latex_to_text
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
 CITEKEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_:.-]{0,63}$")
+REMOTE_PREFIXES = ("openreview:",)  # sources that are a service's reply, not a document copy
 
 # Field order on disk and in JSON output.
 FIELDS = (
@@ -29,6 +30,7 @@ FIELDS = (
     "venue",
     "year",
     "categories",
+    "keywords",
     "tags",
     "tag_edits",
     "abstract",
@@ -48,6 +50,26 @@ class Source:
     line: int
     format: str
     fields: list[str] = field(default_factory=list)
+    fetched: str | None = None  # a service's reply (``openreview:<forum>``): the day it was fetched
+
+    @property
+    def remote(self) -> bool:
+        """Whether this source is a service's reply rather than a stored document copy."""
+        return self.document.startswith(REMOTE_PREFIXES)
+
+    @property
+    def place(self) -> str:
+        """Where to look: ``digest.txt:12``, or ``openreview:abc (fetched 2026-12-01)``."""
+        if self.remote:
+            return f"{self.document} (fetched {self.fetched or 'on an unknown day'})"
+        return f"{self.name}:{self.line}"
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"document": self.document, "name": self.name, "line": self.line,
+               "format": self.format, "fields": list(self.fields)}  # fmt: skip
+        if self.fetched:
+            out["fetched"] = self.fetched
+        return out
 
     @classmethod
     def from_dict(cls, data: Any, where: str) -> Source:
@@ -60,6 +82,7 @@ class Source:
                 line=_int(data["line"], f"{where}.line"),
                 format=_str(data["format"], f"{where}.format"),
                 fields=_str_list(data.get("fields") or [], f"{where}.fields"),
+                fetched=_opt_str(data.get("fetched"), f"{where}.fetched"),
             )
         except KeyError as exc:
             raise RecordError(f"{where}: missing key {exc.args[0]!r}") from None
@@ -76,6 +99,7 @@ class Paper:
     venue: str | None = None
     year: int | None = None
     categories: list[str] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)  # the authors' own (OpenReview's)
     abstract: str | None = None
     summary_zh: str | None = None
     urls: list[str] = field(default_factory=list)
@@ -168,18 +192,16 @@ class Record(Paper):
             "venue": self.venue,
             "year": self.year,
             "categories": list(self.categories),
-            "tags": list(self.tags),
         }
+        if self.keywords:
+            out["keywords"] = list(self.keywords)
+        out["tags"] = list(self.tags)
         if self.tag_edits:  # optional sections appear only when used
             out["tag_edits"] = {k: list(v) for k, v in self.tag_edits.items()}
         out["abstract"] = self.abstract
         out["summary_zh"] = self.summary_zh
         out["urls"] = list(self.urls)
-        out["sources"] = [
-            {"document": s.document, "name": s.name, "line": s.line, "format": s.format,
-             "fields": list(s.fields)}
-            for s in self.sources
-        ]  # fmt: skip
+        out["sources"] = [s.to_dict() for s in self.sources]
         if self.conflicts:
             out["conflicts"] = [dict(c) for c in self.conflicts]
         return out
@@ -215,6 +237,7 @@ class Record(Paper):
             venue=_opt_str(data.get("venue"), f"{where}.venue"),
             year=year,
             categories=_str_list(data.get("categories") or [], f"{where}.categories"),
+            keywords=_str_list(data.get("keywords") or [], f"{where}.keywords"),
             tags=_str_list(data.get("tags") or [], f"{where}.tags"),
             tag_edits={k: _str_list(v or [], f"{where}.tag_edits.{k}") for k, v in edits.items()},
             abstract=_opt_str(data.get("abstract"), f"{where}.abstract"),

@@ -1,0 +1,100 @@
+"""What a matched accepted paper adds to a record.
+
+A field the record lacks is filled (``fill``); a list gains what it lacks (``add``); a
+field that already holds a different value keeps it, and OpenReview's value is kept as a
+conflict (``conflict``), as the merge rule keeps a second document's disagreement. A value
+the user edited is a value the record holds: it is never overwritten. Equal values
+(compared as the merge rule compares them) change nothing, so running again changes
+nothing.
+
+The record then cites ``openreview:<forum>`` in ``sources``, with the fields it gave and
+the day the venue's list was downloaded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..store.merge import text_key
+from ..store.record import Record, Source
+from ..text import fold_key
+from .openreview import Note
+
+FILLED = ("title", "authors", "abstract")  # filled when empty, a conflict when different
+ADDED = ("urls", "keywords")  # lists: what they lack is added
+
+
+@dataclass(frozen=True)
+class Change:
+    field: str
+    action: str  # "fill", "add" or "conflict"
+    value: Any  # the new value; for "add", the items added
+    old: Any = None  # for "conflict", the value kept
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"field": self.field, "action": self.action, "value": self.value,
+                "kept": self.old}  # fmt: skip
+
+
+def source_of(note: Note, fetched: str) -> Source:
+    return Source(document=f"openreview:{note.forum}", name="OpenReview", line=0,
+                  format="openreview", fetched=fetched)  # fmt: skip
+
+
+def name_key(name: str) -> str:
+    """One person's name however it is written: "Family, Given" or "Given Family"."""
+    family, comma, given = name.partition(",")
+    return fold_key(f"{given} {family}" if comma else name)
+
+
+def _same(name: str, old: Any, new: Any) -> bool:
+    if name == "authors":
+        return [name_key(a) for a in old] == [name_key(a) for a in new]
+    return text_key(old) == text_key(new)
+
+
+def offered(note: Note) -> dict[str, Any]:
+    """What the note can give a record, field by field (nothing it does not hold)."""
+    urls = [note.forum_url] + ([note.pdf] if note.pdf else [])
+    values = {"title": note.title, "authors": list(note.authors), "abstract": note.abstract,
+              "urls": urls, "keywords": list(note.keywords)}  # fmt: skip
+    return {k: v for k, v in values.items() if v}
+
+
+def changes(record: Record, note: Note) -> list[Change]:
+    """What *note* would change in *record* (nothing is changed here)."""
+    out = []
+    conflicted = {(c.get("field"), str(c.get("value"))) for c in record.conflicts}
+    for name, value in offered(note).items():
+        current = getattr(record, name)
+        if name in ADDED:
+            new = [v for v in value if v not in current]
+            if new:
+                out.append(Change(name, "add", new))
+        elif not current:
+            out.append(Change(name, "fill", value))
+        elif not _same(name, current, value) and (name, str(value)) not in conflicted:
+            out.append(Change(name, "conflict", value, current))
+    return out
+
+
+def apply(record: Record, note: Note, found: list[Change], fetched: str) -> None:
+    """Make *found* (from ``changes``) part of *record*, and cite the note."""
+    source = source_of(note, fetched)
+    given = []
+    for change in found:
+        if change.action == "conflict":
+            record.add_conflict({"field": change.field, "value": change.value,
+                                 "source": source.document})  # fmt: skip
+            continue
+        if change.action == "fill":
+            setattr(record, change.field, change.value)
+        else:
+            getattr(record, change.field).extend(change.value)
+        given.append(change.field)
+    if not record.cites(source):
+        record.add_source(source_of(note, fetched))
+    for cited in record.sources:
+        if cited.document == source.document:
+            cited.fields.extend(f for f in given if f not in cited.fields)

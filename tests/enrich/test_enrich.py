@@ -1,0 +1,351 @@
+"""``papers enrich`` against a local OpenReview (enrich/openreview_server.py) that lists the
+63 bundled papers among 2,000 others, as ICLR 2026's accepted papers: matching, what is
+filled and what is kept, failures that leave the library as it was, and what exports,
+search and show make of it."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import random
+import re
+import textwrap
+
+import pytest
+
+from enrich.openreview_server import note, unused_port
+from papercli.enrich import cache
+from papercli.enrich.openreview import fetch_venue
+from papercli.enrich.run import enrich
+from papercli.errors import OpenReviewError, PapersError, UsageError
+from papercli.search.index import PaperIndex
+from papercli.store.library import Library
+from testing import PAPERS, papers
+
+ICLR = "ICLR.cc/2026/Conference"
+QZO = "iclr2026-qzo"  # untitled: an abstract with LaTeX (18$\times$)
+MUON = "iclr2026-convergence-muon-newton-schulz"  # titled, with a Chinese summary only
+WORDS = ("graph sparse kernel policy reward token latent vision speech robot molecule protein "
+         "causal fairness privacy agent planning retrieval memory attention energy spectral "
+         "manifold contrastive diffusion video audio tabular clinical weather").split()  # fmt: skip
+
+
+def authors_of(rid: str) -> list[str]:
+    return [f"Ada {rid.split('-')[1].title()}", "Alan Turing", "Grace Hopper"]
+
+
+def real_title(record) -> str:
+    return record.title or f"{record.short_name}: The Published Title of {record.short_name}"
+
+
+def venue_notes(library: Library, n_others: int = 2000) -> list[dict]:
+    """The library's ICLR 2026 papers as OpenReview would list them (abstracts wrapped
+    differently, titles for the untitled, an English abstract for the digest-only ones),
+    shuffled among *n_others* other papers."""
+    notes = []
+    for path in sorted(library.papers_dir.glob("*.yaml")):
+        record = library.load_path(path)
+        abstract = record.abstract or f"We study {record.title.lower()} in depth."
+        notes.append(note(f"F{record.id}", title=real_title(record), authors=authors_of(record.id),
+                          abstract=textwrap.fill(abstract, 61), keywords=["optimization"]))  # fmt: skip
+    rng = random.Random(5)
+    for i in range(n_others):
+        words = rng.sample(WORDS, 12)
+        notes.append(note(f"X{i}", title=f"On {words[0]} and {words[1]} {i}",
+                          abstract=" ".join(words) + f" number {i}."))  # fmt: skip
+    rng.shuffle(notes)
+    return notes
+
+
+@pytest.fixture
+def iclr(openreview, seeded_library):
+    openreview.add(ICLR, venue_notes(seeded_library))
+    return openreview
+
+
+def run(library, openreview, ids=None, **kwargs):
+    return enrich(library, ids, openreview.url, today=lambda: _day(), **kwargs)
+
+
+def _day():
+    import datetime
+
+    return datetime.date(2026, 12, 1)
+
+
+def files(library: Library) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(library.papers_dir.glob("*.yaml"))}
+
+
+def everything(library: Library) -> dict[str, tuple[bytes, int]]:
+    """Every file of the library (index and cache included), with its mtime."""
+    out = {}
+    for folder, _dirs, names in os.walk(library.root):
+        for name in names:
+            path = os.path.join(folder, name)
+            with open(path, "rb") as handle:
+                out[os.path.relpath(path, library.root)] = (
+                    handle.read(),
+                    os.stat(path).st_mtime_ns,
+                )
+    return out
+
+
+# --- matching and what is filled in ----------------------------------------------------------
+
+
+def test_enrich_all_fills_every_paper_from_its_match(iclr, seeded_library):
+    report = run(seeded_library, iclr)
+    assert iclr.offsets(ICLR) == [0, 1000, 2000]  # 2,063 notes, paged
+    assert (report.count("abstract"), report.count("title"), report.count("fuzzy")) == (19, 44, 0)
+    assert len(report.written) == 63 and report.downloaded == [ICLR]
+    for rid in report.written:
+        record = seeded_library.load(rid)
+        assert record.authors == authors_of(rid)
+        assert record.title and not record.title_is_derived
+        assert record.urls[-2:] == [f"https://openreview.net/forum?id=F{rid}",
+                                    f"https://openreview.net/pdf/F{rid}.pdf"]  # fmt: skip
+        assert record.keywords == ["optimization"]
+        source = record.sources[-1]
+        assert (source.document, source.format, source.fetched) == (
+            f"openreview:F{rid}",
+            "openreview",
+            "2026-12-01",
+        )
+        assert set(source.fields) >= {"authors", "urls", "keywords"}
+    qzo = seeded_library.load(QZO)
+    assert qzo.title == "QZO: The Published Title of QZO"
+    assert qzo.sources[-1].fields == ["title", "authors", "urls", "keywords"]
+    muon = seeded_library.load(MUON)  # matched by its title; its abstract was missing
+    assert muon.abstract.startswith("We study convergence of muon")
+    assert muon.conflicts == []
+
+
+def test_an_abstract_that_differs_only_in_wrapping_and_latex_matches(openreview, seeded_library):
+    record = seeded_library.load(QZO)
+    assert "18$\\times$" in record.abstract
+    plain = record.abstract.replace("18$\\times$", "18×").replace(". ", ".\n  ")
+    openreview.add(ICLR, [note("Fq", title="Quantized Zeroth-order Optimization", abstract=plain),
+                          note("Fx", title="Something else", abstract="Another abstract.")])  # fmt: skip
+    report = run(seeded_library, openreview, [QZO])
+    assert [(o.id, o.match.how, o.match.note.forum) for o in report.outcomes] == [
+        (QZO, "abstract", "Fq")
+    ]
+    assert seeded_library.load(QZO).title == "Quantized Zeroth-order Optimization"
+
+
+def test_a_title_only_match(openreview, seeded_library):
+    title = seeded_library.load(MUON).title
+    openreview.add(ICLR, [note("Fm", title=title.upper().replace(" ", "  "), abstract="Other.")])
+    report = run(seeded_library, openreview, [MUON])
+    assert report.outcomes[0].match.how == "title"
+    assert seeded_library.load(MUON).authors == ["Ada Lovelace", "Alan Turing"]
+
+
+def _reworded(abstract: str) -> str:
+    """The abstract with its first and last sentences rewritten: no longer equal."""
+    sentences = abstract.split(". ")
+    return ". ".join(["In this work we look at memory.", *sentences[1:-1], "Code is public."])
+
+
+def test_a_fuzzy_match_needs_a_clear_margin(openreview, seeded_library):
+    record = seeded_library.load(QZO)
+    openreview.add(ICLR, [note("Fq", abstract=_reworded(record.abstract)),
+                          note("Fz", abstract="Zeroth-order optimization for large language models.")])  # fmt: skip
+    outcome = run(seeded_library, openreview, [QZO]).outcomes[0]
+    assert (outcome.match.how, outcome.match.note.forum) == ("fuzzy", "Fq")
+    assert (outcome.match.score, outcome.match.runner_score) == (
+        0.707,
+        0.039,
+    )  # ACCEPT 0.6, MARGIN 0.15
+
+
+def test_a_near_tie_is_reported_and_left_alone(openreview, seeded_library):
+    record = seeded_library.load(QZO)
+    before = files(seeded_library)
+    openreview.add(ICLR, [note("Fa", abstract=_reworded(record.abstract)),
+                          note("Fb", abstract=_reworded(record.abstract) + " Appendix.")])  # fmt: skip
+    outcome = run(seeded_library, openreview, [QZO]).outcomes[0]
+    assert outcome.match.how == "ambiguous" and outcome.changes == []
+    assert re.fullmatch(r"could be openreview:F[ab] or openreview:F[ab] \(scores 0\.\d\d and "
+                        r"0\.\d\d\); left alone", outcome.reason)  # fmt: skip
+    assert files(seeded_library) == before
+
+
+def test_a_paper_not_on_the_list_is_reported(openreview, seeded_library):
+    openreview.add(ICLR, [note("Fx", title="Unrelated", abstract="Protein folding with graphs.")])
+    outcome = run(seeded_library, openreview, [QZO]).outcomes[0]
+    assert (outcome.match.how, outcome.reason) == ("none", "not among the venue's accepted papers")
+
+
+# --- never overwriting ------------------------------------------------------------------------
+
+
+def test_a_title_the_user_edited_is_kept_and_the_other_noted(iclr, seeded_library):
+    path = seeded_library.record_path(QZO)
+    path.write_text(path.read_text("utf-8").replace("title: null", "title: My own title for QZO"),
+                    "utf-8")  # fmt: skip
+    report = run(seeded_library, iclr, [QZO])
+    record = seeded_library.load(QZO)
+    assert record.title == "My own title for QZO"
+    assert [(c.field, c.action) for c in report.outcomes[0].changes] == [
+        ("title", "conflict"),
+        ("authors", "fill"),
+        ("urls", "add"),
+        ("keywords", "add"),
+    ]
+    assert record.conflicts == [{"field": "title", "value": "QZO: The Published Title of QZO",
+                                 "source": "openreview:Ficlr2026-qzo"}]  # fmt: skip
+    shown = papers("--library", str(seeded_library.root), "show", QZO).stdout
+    assert (
+        "disagrees: title: kept the value from the record; openreview:Ficlr2026-qzo says "
+        "'QZO: The Published Title of QZO'"
+    ) in shown
+
+
+def test_authors_written_another_way_are_the_same_authors(openreview, seeded_library):
+    path = seeded_library.record_path(QZO)
+    path.write_text(
+        path.read_text("utf-8").replace(
+            "title: null", "title: null\nauthors:\n- Lovelace, Ada\n- Turing, Alan"
+        ),
+        "utf-8",
+    )
+    openreview.add(ICLR, [note("Fq", abstract=seeded_library.load(QZO).abstract)])
+    changes = run(seeded_library, openreview, [QZO]).outcomes[0].changes
+    assert [c.field for c in changes] == ["title", "urls"]  # no authors conflict
+
+
+def test_running_again_changes_nothing_and_reads_the_cache(iclr, seeded_library):
+    run(seeded_library, iclr)
+    requests = len(iclr.requests)
+    before = everything(seeded_library)
+    report = run(seeded_library, iclr)
+    assert (report.written, report.downloaded, len(iclr.requests)) == ([], [], requests)
+    assert report.changed == []
+    assert everything(seeded_library) == before
+    assert cache.load(seeded_library, ICLR).fetched == "2026-12-01"
+
+
+def test_refresh_downloads_again(iclr, seeded_library):
+    run(seeded_library, iclr, [QZO])
+    report = run(seeded_library, iclr, [QZO], refresh=True)
+    assert report.downloaded == [ICLR] and iclr.offsets() == [0, 1000, 2000] * 2
+
+
+def test_dry_run_writes_nothing(iclr, seeded_library):
+    before = everything(seeded_library)
+    report = run(seeded_library, iclr, dry_run=True)
+    assert len(report.changed) == 63 and report.written == []
+    assert everything(seeded_library) == before
+
+
+# --- failures leave the library as it was -----------------------------------------------------
+
+
+def _fails_cleanly(library, openreview, error, message, **kwargs):
+    before = everything(library)
+    with pytest.raises(error) as caught:
+        run(library, openreview, **kwargs)
+    assert re.search(message, str(caught.value)), str(caught.value)
+    assert everything(library) == before
+
+
+def test_a_timeout(iclr, seeded_library):
+    iclr.stall(2.0)
+    fetch = functools.partial(fetch_venue, timeout=0.3)
+    _fails_cleanly(seeded_library, iclr, OpenReviewError, r"did not answer within 0\.3 s",
+                   fetch=fetch)  # fmt: skip
+
+
+def test_malformed_json(iclr, seeded_library):
+    iclr.respond('{"notes": [')
+    _fails_cleanly(seeded_library, iclr, OpenReviewError, "malformed reply for ICLR.cc/2026")
+
+
+def test_offline(seeded_library):
+    class Nowhere:
+        url = f"http://127.0.0.1:{unused_port()}"
+
+    _fails_cleanly(seeded_library, Nowhere, OpenReviewError, "cannot reach http://127.0.0.1")
+
+
+def test_a_rate_limit_then_success(iclr, seeded_library):
+    iclr.rate_limit(times=2, retry_after="0")
+    report = run(seeded_library, iclr, [QZO])
+    assert report.written == [QZO] and iclr.offsets() == [0, 0, 0, 1000, 2000]
+
+
+def test_a_venue_openreview_does_not_list(openreview, seeded_library):
+    _fails_cleanly(seeded_library, openreview, PapersError,
+                   f"lists no accepted papers for {ICLR}")  # fmt: skip
+
+
+def test_a_venue_papers_cannot_look_up(openreview, seeded_library):
+    path = seeded_library.record_path(QZO)
+    path.write_text(path.read_text("utf-8").replace("venue: ICLR", "venue: AAAI"), "utf-8")
+    PaperIndex(seeded_library).open()  # (the index takes the edit in first)
+    before = everything(seeded_library)
+    with pytest.raises(UsageError, match="AAAI 2026 is not a venue papers can find on OpenReview"):
+        run(seeded_library, openreview, [QZO])
+    assert everything(seeded_library) == before and openreview.requests == []
+
+
+# --- the command, exports, search and show ----------------------------------------------------
+
+
+def test_the_command_end_to_end(iclr, seeded_library):
+    lib = ["--library", str(seeded_library.root)]
+    env = {**os.environ, "PAPERS_OPENREVIEW_API": iclr.url}
+    dry = papers(*lib, "enrich", QZO, "--dry-run", env=env)
+    assert dry.stdout.splitlines() == [
+        f"{QZO}\ttitle\tfill\tQZO: The Published Title of QZO",
+        f"{QZO}\tauthors\tfill\tAda Qzo; Alan Turing; Grace Hopper",
+        f"{QZO}\turls\tadd\thttps://openreview.net/forum?id=F{QZO}; https://openreview.net/pdf/F{QZO}.pdf",
+        f"{QZO}\tkeywords\tadd\toptimization",
+    ]
+    assert (
+        dry.stderr.splitlines()[-1]
+        == "papers: 1 papers: 1 by abstract; would change 1 (dry run: nothing written)"
+    )
+    done = papers(*lib, "enrich", "--all", "--json", env=env)
+    assert len([o for o in json.loads(done.stdout) if o["changes"]]) == 63
+    assert (
+        done.stderr.splitlines()[-1] == "papers: 63 papers: 19 by abstract, 44 by title; changed 63"
+    )
+    found = papers(*lib, "search", "author:Qzo", "--ids").stdout
+    assert found == f"{QZO}\n"
+    shown = papers(*lib, "show", QZO).stdout
+    assert "authors: Ada Qzo; Alan Turing; Grace Hopper" in shown
+    assert (
+        f"source: openreview:F{QZO} (fetched {_today()}) (openreview: title, authors, urls, keywords)"
+        in shown
+    )
+    bib = papers(*lib, "export", "--id", QZO, "--format", "bibtex").stdout
+    assert "author = {Ada Qzo and Alan Turing and Grace Hopper}" in bib
+    assert "title = {{QZO:} {The} {Published} {Title} of {QZO}}" in bib
+    assert f"url = {{https://openreview.net/forum?id=F{QZO}}}" in bib
+    assert "note" not in bib  # neither a derived title nor unknown authors now
+    assert papers(*lib, "doctor").stdout.endswith(": no problems found\n")  # (no copy to look for)
+    again = papers(*lib, "enrich", "--all", env=env)  # (all have the abstract now)
+    assert again.stderr.splitlines()[-1] == "papers: 63 papers: 63 by abstract; changed 0"
+
+
+def _today():
+    import datetime
+
+    return datetime.date.today().isoformat()
+
+
+def test_the_command_fails_in_one_line(seeded_library):
+    env = {**os.environ, "PAPERS_OPENREVIEW_API": f"http://127.0.0.1:{unused_port()}"}
+    result = papers("--library", str(seeded_library.root), "enrich", "--all", env=env, check=False)
+    assert result.returncode == 2
+    assert re.fullmatch(r"papers: cannot reach http://127\.0\.0\.1:\d+: .*\n", result.stderr)
+    usage = papers("--library", str(seeded_library.root), "enrich", check=False)
+    assert (usage.returncode, usage.stderr) == (
+        2,
+        "papers: name the papers to enrich, or --all (not both)\n",
+    )
+    assert PAPERS.exists()
