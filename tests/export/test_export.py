@@ -36,7 +36,21 @@ def hostile() -> Record:
         abstract=r"We get 5\% and 7% with $K$ tokens, \emph{really} & more } { \( \|x\|^2 \).",
         summary_zh="提出 ∇-Net｜方法，提升 95%。",
         urls=["https://example.org/a_b#frag"],
+        authors=HOSTILE_AUTHORS,
     )
+
+
+HOSTILE_AUTHORS = ["Ada Lovelace", "Barnes and Noble Lab", "Øystein Ødegård", "Smith, J. R.",
+                   "Q{uo}te % Person"]  # fmt: skip
+
+
+def authored(records: list[Record]) -> list[Record]:
+    """The records as papers enrich leaves them: authors as OpenReview writes them."""
+    import dataclasses
+
+    return [dataclasses.replace(r, authors=["Grace Hopper", f"Ada {r.id.split('-')[1].title()}"],
+                                urls=[*r.urls, "https://openreview.net/forum?id=Xy_z-1"])
+            for r in records]  # fmt: skip
 
 
 def parse_bibtex(text):
@@ -85,6 +99,26 @@ def test_title_protects_capitals_and_symbols(records):
     assert untitled["key"] == "MuonBP"
 
 
+def test_authors_are_one_name_each_and_the_forum_is_the_url(records):
+    db = parse_bibtex(render("bibtex", [*authored(records[:3]), hostile()]))
+    entry = db.entries["hostile2026"]
+    assert [str(p) for p in entry.persons["author"]] == [
+        "Lovelace, Ada",
+        "{Barnes and Noble Lab}",
+        "{\\O}deg{\\r{a}}rd, {\\O}ystein",
+        "Smith, J. R.",
+        "Person, Quote \\%",
+    ]  # fmt: skip (the braces of Q{uo}te read as LaTeX grouping)
+    assert "note" not in entry.fields
+    first = db.entries[records[0].citekey]
+    assert [str(p) for p in first.persons["author"]] == [
+        "Hopper, Grace",
+        f"{records[0].id.split('-')[1].title()}, Ada",
+    ]
+    assert first.fields["url"] == "https://openreview.net/forum?id=Xy_z-1"
+    assert "Anonymous" not in render("biblatex", records)
+
+
 def test_hostile_text_is_escaped(records):
     text = render("bibtex", [hostile()])
     entry = parse_bibtex(text).entries["hostile2026"]
@@ -113,8 +147,10 @@ def latex(tmp_path, tex, steps):
 
 
 @pytest.mark.slow
-def test_compiles_with_pdflatex_and_classic_bibtex(records, tmp_path):
+@pytest.mark.parametrize("enriched", [False, True], ids=["as-ingested", "enriched"])
+def test_compiles_with_pdflatex_and_classic_bibtex(records, tmp_path, enriched):
     need_tools("pdflatex", "bibtex")
+    records = authored(records) if enriched else records
     (tmp_path / "lib.bib").write_text(render("bibtex", [*records, hostile()]), encoding="ascii")
     tex = "\\documentclass{article}\\begin{document}\\nocite{*}\\bibliographystyle{plain}\\bibliography{lib}\\end{document}\n"
     pdf = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "main.tex"]
@@ -126,8 +162,10 @@ def test_compiles_with_pdflatex_and_classic_bibtex(records, tmp_path):
 
 
 @pytest.mark.slow
-def test_compiles_with_pdflatex_biblatex_and_biber(records, tmp_path):
+@pytest.mark.parametrize("enriched", [False, True], ids=["as-ingested", "enriched"])
+def test_compiles_with_pdflatex_biblatex_and_biber(records, tmp_path, enriched):
     need_tools("pdflatex", "biber")
+    records = authored(records) if enriched else records
     (tmp_path / "lib.bib").write_text(render("biblatex", [*records, hostile()]), encoding="utf-8")
     tex = (
         "\\documentclass{article}\\usepackage[utf8]{inputenc}"

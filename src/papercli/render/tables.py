@@ -54,8 +54,16 @@ def _show(env: Environment, *renderables) -> None:
 # --- search, list, similar ---------------------------------------------------------------------
 
 
+def authors_line(authors: list[str], shown: int = 3) -> str:
+    """``A, B, C`` or ``A, B, C, … (7 authors)``: who wrote it, in one line or two."""
+    if len(authors) <= shown + 1:
+        return ", ".join(authors)
+    return ", ".join(authors[:shown]) + f", … ({len(authors)} authors)"
+
+
 def _paper_cell(hit: Hit, width: int, meta: list[Text] | None) -> Text:
-    """Title (matches marked), the snippet, venue and tags when they have no column, the id."""
+    """Title (matches marked), the authors, the snippet, venue and tags when they have no
+    column, the id."""
     record = hit.record
     if hit.title_marked:
         title = _marked(hit.title_marked)
@@ -64,6 +72,8 @@ def _paper_cell(hit: Hit, width: int, meta: list[Text] | None) -> Text:
     if not record.title:
         title.append(f" {UNTITLED}", style="dim")
     lines = wrap.wrap(title, width)
+    if record.authors:
+        lines += wrap.wrap(_safe(authors_line(record.authors), "dim"), width)
     if hit.snippet:
         lines += wrap.wrap(_marked(hit.snippet, style="dim"), width)
     if meta:
