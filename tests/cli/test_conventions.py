@@ -59,10 +59,11 @@ def test_config_precedence_default_file_environment_flag(tmp_path, monkeypatch):
     ("text", "message"),
     [
         ("limit: ten\n", "'limit' must be a whole number of at least 1"),
-        ("colour: red\n", "unknown setting 'colour' (known: library, export_format, taxonomy, limit, color)"),
+        ("colour: red\n", "unknown setting 'colour' (known: library, export_format, taxonomy, limit, color, openreview_api)"),
         ("export_format: docx\n", "'export_format' must be one of markdown, bibtex, biblatex, csl-json, json, yaml"),
         ("color: [1\n", "line 2: did not find expected ',' or ']'"),
         ("- a list\n", "the config file must be a mapping of settings"),
+        ("openreview_api: api2.openreview.net\n", "'openreview_api' must be an http:// or https:// address"),
     ],
 )  # fmt: skip
 def test_an_invalid_config_names_the_key(tmp_path, monkeypatch, text, message):

@@ -36,7 +36,8 @@ def authors_of(rid: str) -> list[str]:
 
 
 def real_title(record) -> str:
-    return record.title or f"{record.short_name}: The Published Title of {record.short_name}"
+    name = record.short_name or record.id
+    return record.title or f"{name}: The Published Title of {name}"
 
 
 def venue_notes(library: Library, n_others: int = 2000) -> list[dict]:
@@ -306,8 +307,7 @@ def test_the_command_end_to_end(iclr, seeded_library):
         f"{QZO}\tkeywords\tadd\toptimization",
     ]
     assert (
-        dry.stderr.splitlines()[-1]
-        == "papers: 1 papers: 1 by abstract; would change 1 (dry run: nothing written)"
+        dry.stderr.splitlines()[-1] == "papers: 1 papers: 1 by abstract; would change 1 (dry run)"
     )
     done = papers(*lib, "enrich", "--all", "--json", env=env)
     assert len([o for o in json.loads(done.stdout) if o["changes"]]) == 63
@@ -349,3 +349,18 @@ def test_the_command_fails_in_one_line(seeded_library):
         "papers: name the papers to enrich, or --all (not both)\n",
     )
     assert PAPERS.exists()
+
+
+def test_the_server_is_a_setting(iclr, seeded_library, tmp_path):
+    """The config file names the server; the environment variable overrides it."""
+    config = tmp_path / "config.yaml"
+    config.write_text(f"openreview_api: {iclr.url}/\n")
+    lib = ["--library", str(seeded_library.root)]
+    env = {**os.environ, "PAPERS_CONFIG": str(config)}
+    env.pop("PAPERS_OPENREVIEW_API", None)
+    assert papers(*lib, "enrich", QZO, "--dry-run", env=env).stdout.startswith(f"{QZO}\ttitle")
+    shown = papers(*lib, "config", env=env).stdout
+    assert re.search(rf"openreview_api\s+{re.escape(iclr.url)}\s+file", shown), shown
+    elsewhere = {**env, "PAPERS_OPENREVIEW_API": f"http://127.0.0.1:{unused_port()}"}
+    result = papers(*lib, "enrich", QZO, "--dry-run", env=elsewhere, check=False)
+    assert result.returncode == 2 and "cannot reach" in result.stderr

@@ -66,14 +66,13 @@ def summary(report, dry_run: bool) -> list[str]:
     """What happened, in a few lines on stderr: the lists used, then the counts."""
     lines = []
     for venueid, listed in report.lists.items():
-        how = "downloaded" if venueid in report.downloaded else "cached"
-        lines.append(f"{venueid}: {len(listed.raw):,} accepted papers ({how}, fetched "
-                     f"{listed.fetched})")  # fmt: skip
+        how = "downloaded" if venueid in report.downloaded else "cached, fetched"
+        lines.append(f"{venueid}: {len(listed.raw):,} accepted papers ({how} {listed.fetched})")
     matched = [f"{report.count(how)} by {how}" for how in ("abstract", "title", "fuzzy")
                if report.count(how)]  # fmt: skip
     changed = len(report.changed) if dry_run else len(report.written)
     verb = "would change" if dry_run else "changed"
-    tail = " (dry run: nothing written)" if dry_run else ""
+    tail = " (dry run)" if dry_run else ""
     lines.append(f"{len(report.outcomes)} papers: {', '.join(matched) or 'none matched'}; "
                  f"{verb} {changed}{tail}")  # fmt: skip
     for outcome in report.outcomes:

@@ -164,8 +164,11 @@ def print_settings(env: Environment, path: str, rows: list[tuple[str, str, str]]
         env.stdout.write(f"{key}\t{_plain(value)}\t{origin}\n")
 
 
-def _change_value(value: object) -> str:
-    text = "; ".join(map(str, value)) if isinstance(value, list) else str(value)
+def _change_value(value: object, joined: bool = True) -> str | list[str]:
+    """A change's value, cut at 200 characters; a list joined with ``; `` (or kept)."""
+    if isinstance(value, list):
+        return "; ".join(map(str, value)) if joined else [str(v) for v in value]
+    text = str(value)
     return text if len(text) <= 200 else text[:199] + "…"
 
 
@@ -175,7 +178,7 @@ def print_enrichment(env: Environment, report, as_json: bool) -> None:
     if as_json:
         print_json(env, [o.as_dict() for o in report.outcomes])
         return
-    rows = [(o.id, c.field, c.action, _change_value(c.value))
+    rows = [(o.id, c.field, c.action, _change_value(c.value, not env.tables or c.field != "urls"))
             for o in report.changed for c in o.changes]  # fmt: skip
     if env.tables:
         from . import tables

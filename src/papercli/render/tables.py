@@ -12,6 +12,7 @@ with control characters made visible (``terminal_safe``).
 from __future__ import annotations
 
 from rich.cells import cell_len
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -117,24 +118,26 @@ def hits(env: Environment, found: list[Hit], scores: bool, footer: str | None) -
     _show(env, table, *([Text(footer, style="dim")] if footer else []))
 
 
-def changes(env: Environment, rows: list[tuple[str, str, str, str]]) -> None:
-    """papers enrich: paper | field | change | value (ids whole; values wrapped)."""
-    id_w = max(len(r[0]) for r in rows)
+def changes(env: Environment, rows: list[tuple[str, str, str, str | list[str]]]) -> None:
+    """papers enrich: each paper's id on a line of its own (whole, at any width), then one
+    line a change: field, fill/add/conflict, the value wrapped beside them (a list's items
+    one a line)."""
     field_w = max(5, *(len(r[1]) for r in rows))
     action_w = max(6, *(len(r[2]) for r in rows))
-    value_w = max(10, env.width - id_w - field_w - action_w - 3 * GAP)
-    table = Table(**TABLE)
-    table.add_column("paper", style="cyan", no_wrap=True, width=id_w)
-    table.add_column("field", no_wrap=True, width=field_w)
-    table.add_column("change", no_wrap=True, width=action_w)
-    table.add_column("value", no_wrap=True, width=value_w)
-    last = None
-    for rid, name, action, value in rows:
-        style = "yellow" if action == "conflict" else ""
-        cell = _lines(wrap.wrap(_safe(value, style), value_w))
-        table.add_row(_safe(rid if rid != last else ""), name, _safe(action, style), cell)
-        last = rid
-    _show(env, table)
+    value_w = max(10, env.width - 2 - field_w - action_w - 2 * 2)
+    parts: list = []
+    for rid in dict.fromkeys(r[0] for r in rows):
+        grid = Table.grid(padding=(0, 2), pad_edge=False)
+        grid.add_column(no_wrap=True, width=field_w)
+        grid.add_column(no_wrap=True, width=action_w)
+        grid.add_column(no_wrap=True, width=value_w)
+        for _rid, name, action, value in (r for r in rows if r[0] == rid):
+            style = "yellow" if action == "conflict" else ""
+            items = value if isinstance(value, list) else [value]
+            lines = [line for item in items for line in wrap.wrap(_safe(item, style), value_w)]
+            grid.add_row(name, _safe(action, style), _lines(lines))
+        parts += [_lines(wrap.items([_safe(rid, "cyan")], env.width)), Padding(grid, (0, 0, 0, 2))]
+    _show(env, *parts)
 
 
 # --- show ----------------------------------------------------------------------------------
