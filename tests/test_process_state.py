@@ -86,7 +86,8 @@ try:
     main()
 except SystemExit:
     pass
-skipped = [m for m in ("urllib.request", "asyncio", "whoosh.lang.morph_en") if m in sys.modules]
+skipped = [m for m in ("urllib.request", "asyncio", "whoosh.lang.morph_en", "httpx",
+                     "papercli.enrich") if m in sys.modules]
 import urllib.request
 real_request = getattr(urllib.request, "__file__", None) is not None
 stable = urllib.request.Request is urllib.request.Request

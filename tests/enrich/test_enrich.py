@@ -306,9 +306,7 @@ def test_the_command_end_to_end(iclr, seeded_library):
         f"{QZO}\turls\tadd\thttps://openreview.net/forum?id=F{QZO}; https://openreview.net/pdf/F{QZO}.pdf",
         f"{QZO}\tkeywords\tadd\toptimization",
     ]
-    assert (
-        dry.stderr.splitlines()[-1] == "papers: 1 papers: 1 by abstract; would change 1 (dry run)"
-    )
+    assert dry.stderr.splitlines()[-1] == "papers: 1 paper: 1 by abstract; would change 1 (dry run)"
     done = papers(*lib, "enrich", "--all", "--json", env=env)
     assert len([o for o in json.loads(done.stdout) if o["changes"]]) == 63
     assert (

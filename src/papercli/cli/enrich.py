@@ -73,7 +73,8 @@ def summary(report, dry_run: bool) -> list[str]:
     changed = len(report.changed) if dry_run else len(report.written)
     verb = "would change" if dry_run else "changed"
     tail = " (dry run)" if dry_run else ""
-    lines.append(f"{len(report.outcomes)} papers: {', '.join(matched) or 'none matched'}; "
+    n = len(report.outcomes)
+    lines.append(f"{n} paper{'s' * (n != 1)}: {', '.join(matched) or 'none matched'}; "
                  f"{verb} {changed}{tail}")  # fmt: skip
     for outcome in report.outcomes:
         if outcome.reason:
