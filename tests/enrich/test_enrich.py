@@ -325,6 +325,11 @@ def test_the_command_end_to_end(iclr, seeded_library):
     assert "title = {{QZO:} {The} {Published} {Title} of {QZO}}" in bib
     assert f"url = {{https://openreview.net/forum?id=F{QZO}}}" in bib
     assert "note" not in bib  # neither a derived title nor unknown authors now
+    markdown = papers(*lib, "export", "--id", QZO, "--format", "markdown").stdout
+    assert "Ada Qzo; Alan Turing; Grace Hopper" in markdown
+    csl = json.loads(papers(*lib, "export", "--id", QZO, "--format", "csl-json").stdout)
+    assert csl[0]["author"] == [{"literal": "Ada Qzo"}, {"literal": "Alan Turing"},
+                                {"literal": "Grace Hopper"}]  # fmt: skip
     assert papers(*lib, "doctor").stdout.endswith(": no problems found\n")  # (no copy to look for)
     again = papers(*lib, "enrich", "--all", env=env)  # (all have the abstract now)
     assert again.stderr.splitlines()[-1] == "papers: 63 papers: 63 by abstract; changed 0"
@@ -362,3 +367,17 @@ def test_the_server_is_a_setting(iclr, seeded_library, tmp_path):
     elsewhere = {**env, "PAPERS_OPENREVIEW_API": f"http://127.0.0.1:{unused_port()}"}
     result = papers(*lib, "enrich", QZO, "--dry-run", env=elsewhere, check=False)
     assert result.returncode == 2 and "cannot reach" in result.stderr
+
+
+def test_the_download_reports_its_progress(iclr, seeded_library):
+    import contextlib
+
+    seen = []
+
+    @contextlib.contextmanager
+    def progress(total, what):
+        seen.append((total, what))
+        yield lambda n=1: seen.append(n)
+
+    run(seeded_library, iclr, [QZO], progress=progress)
+    assert seen == [(2063, f"downloading {ICLR}"), 1000, 1000, 63]
