@@ -44,6 +44,7 @@ class Concept:
     exclude: list[str]
     source: str
     signs: list[str] = field(default_factory=list)  # the taxonomy's other aliases
+    broader: list[str] = field(default_factory=list)  # concepts this one is a kind of
 
     @property
     def tag(self) -> Tag:
@@ -103,6 +104,7 @@ class GlossaryFiles:
         for path in (package, user):
             if path.is_file():
                 _merge(concepts, _read(path))
+                _check_broader(concepts, path)
         return Glossary(list(concepts.values()))
 
 
@@ -128,10 +130,37 @@ def _read(path: Path) -> list[Concept]:
         where = f"{path}: concept {name!r}"
         if not isinstance(name, str) or not TAG_RE.match(name):
             raise TaxonomyError(f"{where}: concept ids are lower-case kebab-case")
-        lists = term_lists(spec, ("en", "abbr", "zh", "exclude"), ("source", "note"), where)
+        lists = term_lists(spec, ("en", "abbr", "zh", "exclude", "broader"), ("source", "note"),
+                           where)  # fmt: skip
         source = (spec or {}).get("source") or path.name
         out.append(Concept(name, lists["en"] + lists["abbr"], lists["zh"], lists["exclude"],
-                           str(source)))  # fmt: skip
+                           str(source), broader=lists["broader"]))  # fmt: skip
+    return out
+
+
+def _check_broader(concepts: dict[str, Concept], path: Path) -> None:
+    """Every ``broader`` names a known concept, and no concept is a kind of itself."""
+    for concept in concepts.values():
+        for other in concept.broader:
+            if other not in concepts:
+                raise TaxonomyError(
+                    f"{path}: concept {concept.id!r}: broader concept "
+                    f"{other!r} is not in the glossary or the taxonomy"
+                )
+        if concept.id in _ancestors(concepts, concept.id):
+            raise TaxonomyError(f"{path}: concept {concept.id!r} is broader than itself")
+
+
+def _ancestors(concepts: dict[str, Concept], cid: str) -> list[str]:
+    """The concepts *cid* is a kind of, nearest first (each once; a cycle ends the walk)."""
+    out: list[str] = []
+    todo = list(concepts[cid].broader)
+    while todo:
+        other = todo.pop(0)
+        if other not in out and other in concepts:
+            out.append(other)
+            if other != cid:
+                todo += concepts[other].broader
     return out
 
 
@@ -145,6 +174,7 @@ def _merge(concepts: dict[str, Concept], more: list[Concept]) -> None:
         known.en += [t for t in concept.en if t not in known.en]
         known.zh += [t for t in concept.zh if t not in known.zh]
         known.exclude += [t for t in concept.exclude if t not in known.exclude]
+        known.broader += [t for t in concept.broader if t not in known.broader]
 
 
 class Glossary:
@@ -162,10 +192,20 @@ class Glossary:
         named = [c.name_tag for c in self.concepts.values() if c.en or c.zh]
         return Taxonomy(named, "glossary names")
 
+    @cached_property
+    def _broader(self) -> dict[str, list[str]]:
+        return {cid: _ancestors(self.concepts, cid) for cid, c in self.concepts.items()
+                if c.broader}  # fmt: skip
+
     def find(self, *texts: str | None) -> dict[str, str]:
         """The concepts the texts speak of (terms outside their exclusions): id -> the
-        words of the texts that matched."""
-        return self._matcher.terms_in(*texts)
+        words of the texts that matched. A paper that speaks of a concept speaks of the
+        broader ones too, in the same words (zeroth-order optimization is gradient-free)."""
+        found = self._matcher.terms_in(*texts)
+        for cid, words in list(found.items()):
+            for broader in self._broader.get(cid, ()):
+                found.setdefault(broader, words)
+        return found
 
     def compiled(self) -> dict:
         """What a query needs, as JSON: each concept's terms and exclusions, and the
@@ -182,7 +222,8 @@ class Glossary:
     def save(self, folder: Path) -> None:
         from ..store.files import atomic_write
 
-        full = {c.id: [c.en, c.zh, c.exclude, c.signs] for c in self.concepts.values()}
+        full = {c.id: [c.en, c.zh, c.exclude, c.signs, c.broader]
+                for c in self.concepts.values()}  # fmt: skip
         for name, data in ((FULL, full), (COMPILED, self.compiled())):
             atomic_write(folder / name, json.dumps(data, ensure_ascii=False).encode("utf-8"))
 
@@ -191,8 +232,8 @@ class Glossary:
         """The glossary ``save`` wrote into *folder* (None: missing or not what it wrote)."""
         try:
             data = json.loads((folder / FULL).read_text("utf-8"))
-            return cls([Concept(cid, en, zh, exclude, "", signs=signs)
-                        for cid, (en, zh, exclude, signs) in data.items()])  # fmt: skip
+            return cls([Concept(cid, en, zh, exclude, "", signs=signs, broader=broader)
+                        for cid, (en, zh, exclude, signs, broader) in data.items()])  # fmt: skip
         except (OSError, ValueError, TypeError, AttributeError):
             return None
 

@@ -119,14 +119,30 @@ def search(
     if hits:
         with index.searcher() as searcher:
             terms = snippets.query_terms(q, searcher.reader())
+            bridged_only = (
+                _bridged_only(index, text, resolve_tag, hits, searcher) if bridges else set()
+            )
         for hit in hits:
             texts = {name: hit.text(name) for name in ("abstract", "summary_zh")}
-            hit.snippet = snippets.snippet(texts, terms, snippet_cells)
-            if hit.snippet is None and bridges:
+            if hit.id in bridged_only:  # (its words may hold a query word, not the query)
                 texts["title"] = hit.text("title")
                 hit.snippet = snippets.bridged(texts, bridges, hit.concepts, snippet_cells)
+            else:
+                hit.snippet = snippets.snippet(texts, terms, snippet_cells)
             hit.title_marked = snippets.mark(hit.text("title") or "", terms)
     return hits
+
+
+def _bridged_only(index, text, resolve_tag, hits, searcher) -> set[str]:
+    """The hits that the query as written does not match: found through the glossary only.
+    (Their snippet shows the bridge: "gradient-free" must not mark "gradients" in a paper
+    found as zeroth-order optimization.)"""
+    from whoosh import query
+
+    literal = parse_query(index, text, resolve_tag, exact=True)
+    ids = query.Or([query.Term("id", h.id) for h in hits])
+    matched = searcher.search(query.And([literal, ids]), limit=None)
+    return {h.id for h in hits} - {m["id"] for m in matched}
 
 
 def pasted_id(index: PaperIndex, text: str) -> str | None:
