@@ -119,9 +119,7 @@ def search(
     if hits:
         with index.searcher() as searcher:
             terms = snippets.query_terms(q, searcher.reader())
-            bridged_only = (
-                _bridged_only(index, text, resolve_tag, hits, searcher) if bridges else set()
-            )
+            bridged_only = _bridged_only(q, hits, searcher) if bridges else set()
         for hit in hits:
             texts = {name: hit.text(name) for name in ("abstract", "summary_zh")}
             if hit.id in bridged_only:  # (its words may hold a query word, not the query)
@@ -133,15 +131,23 @@ def search(
     return hits
 
 
-def _bridged_only(index, text, resolve_tag, hits, searcher) -> set[str]:
+def _bridged_only(q, hits: list[Hit], searcher) -> set[str]:
     """The hits that the query as written does not match: found through the glossary only.
     (Their snippet shows the bridge: "gradient-free" must not mark "gradients" in a paper
-    found as zeroth-order optimization.)"""
+    found as zeroth-order optimization.) The query as written is *q* without its
+    ``concept:`` alternatives, not a second parse."""
     from whoosh import query
 
-    literal = parse_query(index, text, resolve_tag, exact=True)
+    def literal(node):
+        if isinstance(node, query.Or):
+            kept = [s for s in node.subqueries
+                    if not (isinstance(s, query.Term) and s.fieldname == "concept")]  # fmt: skip
+            if len(kept) != len(node.subqueries):
+                return kept[0] if len(kept) == 1 else query.Or(kept)
+        return node
+
     ids = query.Or([query.Term("id", h.id) for h in hits])
-    matched = searcher.search(query.And([literal, ids]), limit=None)
+    matched = searcher.search(query.And([q.accept(literal), ids]), limit=None)
     return {h.id for h in hits} - {m["id"] for m in matched}
 
 
