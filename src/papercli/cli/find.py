@@ -4,6 +4,7 @@
 commands, so that ``papers --help`` and shell completion never load them.
 """
 
+import itertools
 from typing import Annotated
 
 import typer
@@ -14,20 +15,23 @@ LimitOpt = Annotated[int | None, typer.Option("--limit", "-n", min=1, help="Show
 
 
 def print_listing(session: Session, hits, shown: int | None, scores: bool, json: bool,
-                  ids: bool) -> None:  # fmt: skip
-    """Hits as a table, tab-separated lines, ids or JSON; says when there are more."""
+                  ids: bool) -> int:  # fmt: skip
+    """Hits as a table (it says when there are more), or written one by one as they come:
+    tab-separated lines, ids or a JSON array. Returns how many papers were listed."""
     from .. import render
 
     env = session.env
+    if json or ids or not env.tables:
+        if shown is not None:
+            hits = itertools.islice(hits, shown)
+        return render.write_hits(env, hits, scores, "json" if json else "ids" if ids else "plain")
+    hits = list(hits)
     more = shown is not None and len(hits) > shown
     del hits[shown if more else len(hits) :]
-    if json:
-        render.print_json(env, render.hits_json(hits, scores=scores))
-    elif ids:
-        render.print_ids(env, hits)
-    elif hits:
+    if hits:
         note = f"first {shown} shown; --limit N shows more" if more else None
         render.print_hits(env, hits, scores=scores, footer=note)
+    return len(hits)
 
 
 @command(short_help="Search papers, best first, showing why each matched.")
@@ -93,12 +97,11 @@ def search(
     text = " ".join(query)
     shown, cap = session.limit(limit, json or ids)
     width = render.snippet_width(session.env)
-    hits = q.search(index, text, cap, filters, width, session.resolve_tag, exact)
+    hits = q.search_stream(index, text, cap, filters, width, session.resolve_tag, exact)
     rid = q.pasted_id(index, text)
     if rid:
         session.env.say(f"{rid} is a paper's id: papers show {rid} shows the paper itself")
-    print_listing(session, hits, shown, scores=True, json=json, ids=ids)
-    if not hits:
+    if not print_listing(session, hits, shown, scores=True, json=json, ids=ids):
         better = q.suggest(index, text)
         hint = f". Did you mean: {better}?" if better else ""
         raise session.nothing(f"no paper matches {text!r}{hint}", filters)
@@ -122,8 +125,7 @@ def similar(
 
     session: Session = ctx.obj
     paper, hits = q.similar(session.index(), paper_id, limit)
-    print_listing(session, hits, limit, scores=True, json=json, ids=False)
-    if not hits:
+    if not print_listing(session, hits, limit, scores=True, json=json, ids=False):
         raise session.nothing(f"no paper shares key terms with {paper.id}")
 
 
@@ -154,9 +156,8 @@ def list_(
     session: Session = ctx.obj
     filters = session.filters(tag, any_tag, venue, year)
     shown, cap = session.limit(limit, json or ids)
-    hits = q.list_papers(session.index(), filters, cap)
-    print_listing(session, hits, shown, scores=False, json=json, ids=ids)
-    if not hits:
+    hits = q.list_papers(session.index(), filters, cap, stream=True)
+    if not print_listing(session, hits, shown, scores=False, json=json, ids=ids):
         raise session.nothing("no paper to list", filters)
 
 

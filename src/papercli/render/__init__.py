@@ -46,16 +46,42 @@ def print_json(env: Environment, data: object) -> None:
 
 
 def hits_json(hits: Iterable[Hit], scores: bool) -> list[dict]:
+    return [hit_json(hit, scores) for hit in hits]
+
+
+def hit_json(hit: Hit, scores: bool) -> dict:
+    """A hit as ``--json`` shows it: the record, with its score and snippet for a search."""
     from ..search.snippets import plain
 
-    out = []
-    for hit in hits:
-        data = dict(hit.data)
-        if scores:
-            data["score"] = round(hit.score or 0.0, 4)
-            data["snippet"] = plain(hit.snippet) if hit.snippet else None
-        out.append(data)
-    return out
+    data = dict(hit.data)
+    if scores:
+        data["score"] = round(hit.score or 0.0, 4)
+        data["snippet"] = plain(hit.snippet) if hit.snippet else None
+    return data
+
+
+def write_hits(env: Environment, hits: Iterable[Hit], scores: bool, fmt: str) -> int:
+    """A piped listing (*fmt*: "plain", "ids" or "json"), written hit by hit as the hits
+    are made, each line flushed: the reader (``head -1``, ``fzf``) sees the first paper
+    before the last is read, and no listing is held in memory. The JSON is one array,
+    the same bytes ``print_json`` would write for the whole list. Returns the count."""
+    out, n = env.stdout, 0
+    for n, hit in enumerate(hits, 1):
+        if fmt == "ids":
+            out.write(f"{hit.id}\n")
+        elif fmt == "json":
+            item = json.dumps(hit_json(hit, scores), ensure_ascii=False, indent=2)
+            out.write(("[\n" if n == 1 else ",\n") + escaped_json(_indented(item)))
+        else:
+            out.write(_plain_line(hit, scores))
+        out.flush()
+    if fmt == "json":
+        out.write("\n]\n" if n else "[]\n")
+    return n
+
+
+def _indented(text: str) -> str:
+    return "  " + text.replace("\n", "\n  ")
 
 
 def snippet_width(env: Environment) -> int:
@@ -77,15 +103,22 @@ def print_hits(env: Environment, hits: list[Hit], scores: bool, footer: str | No
 
         tables.hits(env, hits, scores, footer)
         return
+    for hit in hits:
+        env.stdout.write(_plain_line(hit, scores))
+
+
+def _plain_line(hit: Hit, scores: bool) -> str:
+    """``id [score] venue year tags title [snippet]``, from the stored record as it is
+    (no Record is built: a piped listing of 38,000 hits spent a fifth of its time there)."""
     from ..search.snippets import plain
 
-    for hit in hits:
-        r = hit.record
-        cols = [r.id] + ([f"{hit.score or 0:.3f}"] if scores else [])
-        cols += [r.venue or "", r.year or "", ",".join(r.tags), _label(hit)]
-        if scores:
-            cols.append(plain(hit.snippet) if hit.snippet else "")
-        env.stdout.write("\t".join(_plain(c) for c in cols) + "\n")
+    data = hit.data
+    cols = [hit.id] + ([f"{hit.score or 0:.3f}"] if scores else [])
+    cols += [data.get("venue") or "", data.get("year") or "", ",".join(data.get("tags") or ()),
+             _label(hit)]  # fmt: skip
+    if scores:
+        cols.append(plain(hit.snippet) if hit.snippet else "")
+    return "\t".join(_plain(c) for c in cols) + "\n"
 
 
 def _conflict(record: Record, conflict: dict) -> str:

@@ -23,6 +23,7 @@ class Hit:
     snippet: str | None = None  # why it matched, with marks (see ``snippets``)
     title_marked: str | None = None  # the title with the matched words marked
     concepts: dict[str, str] = field(default_factory=dict)  # concept -> the paper's words
+    docnum: int | None = None  # its number in the searcher that found it (streamed hits)
 
     @property
     def record(self) -> Record:

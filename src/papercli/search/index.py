@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -378,11 +378,44 @@ class PaperIndex:
                 order = "sortkey" if sort else None
                 results = searcher.search(q, limit=None if exact else limit, sortedby=order)
                 kept = results[:limit] if exact and limit is not None else results
-                hits = [hit_from(h.fields(), None if sort else h.score) for h in kept]
-                stored = {h["id"]: h["stamp"] for h in kept}
-            if not fresh or not self.refresh_stale(stored):
+                stored = [(h.fields(), h.score) for h in kept]  # (read once: unzipped, unpickled)
+                hits = [hit_from(fields, None if sort else score) for fields, score in stored]
+            if not fresh or not self.refresh_stale({f["id"]: f["stamp"] for f, _ in stored}):
                 break
         return hits
+
+    def stream(self, q, limit: int | None, sort: bool = False, searcher=None) -> Iterator[Hit]:
+        """The hits of *q*, best first (or by title), read one at a time as they are
+        consumed: a listing writes its first line before the next hit is read, and holds
+        none of them. (Within *searcher*, when given; each hit then knows its ``docnum``.)
+
+        Each hit's file is checked as it is read (one ``stat``). A record edited in place is
+        re-indexed there and then and shown as it is now, if it still matches; its place is
+        the one its old text earned."""
+        with contextlib.ExitStack() as stack:
+            if searcher is None:
+                searcher = stack.enter_context(self.searcher())
+            results = searcher.search(q, limit=limit, sortedby="sortkey" if sort else None)
+            for score, docnum in results.top_n:
+                fields = searcher.stored_fields(docnum)
+                hit = hit_from(fields, None if sort else score)
+                hit.docnum = docnum
+                current = self.library.stamp(hit.id)
+                if current is None or current.as_list() != fields["stamp"]:
+                    hit = self._refreshed(q, hit, fields["stamp"], sort)
+                if hit is not None:
+                    yield hit
+
+    def _refreshed(self, q, hit: Hit, indexed: list[int], sort: bool) -> Hit | None:
+        """*hit*, whose file changed after it was indexed, as its record is now (None: gone,
+        invalid, or no longer matching *q*); as it was when a writer holds the library."""
+        from whoosh import query
+
+        if not self.refresh_stale({hit.id: indexed}):
+            return hit if self.library.stamp(hit.id) is not None else None
+        found = self.run(query.And([q, query.Term("id", hit.id)]), limit=1, sort=sort,
+                         fresh=False)  # fmt: skip
+        return found[0] if found else None
 
 
 def _raised_in_whoosh(exc: BaseException) -> bool:

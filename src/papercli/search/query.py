@@ -10,7 +10,8 @@ Chinese summary): words are ANDed; ``OR``, ``NOT``, ``"quoted phrases"``, ``pref
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import itertools
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from ..errors import UsageError
@@ -103,42 +104,64 @@ def search(
 ) -> list[Hit]:
     """Best matches first, each with its score and a snippet showing why it matched.
     *exact*: no bridge through the glossary (only the words as written, and their forms)."""
-    from whoosh import query
+    return list(search_stream(index, text, limit, filters, snippet_cells, resolve_tag, exact))
 
-    from . import snippets
+
+def search_stream(
+    index: PaperIndex,
+    text: str,
+    limit: int | None = None,
+    filters: Filters | None = None,
+    snippet_cells: int = 200,
+    resolve_tag: TagResolver | None = None,
+    exact: bool = False,
+) -> Iterator[Hit]:
+    """``search``, one hit at a time as they are consumed (see ``PaperIndex.stream``). The
+    query is parsed, and a malformed one rejected, before the first hit is asked for."""
+    from whoosh import query
 
     bridges: dict[str, str] = {}  # concept -> the query's words that named it
     q = parse_query(index, text, resolve_tag, exact, bridges)
     rid = pasted_id(index, text)
-    if rid:  # the paper whose id was pasted comes first
-        q = query.Or([query.Term("id", rid), q])
     extra = _filter_query(filters or Filters())
-    hits = index.run(q if extra is None else query.And([q, extra]), limit=limit)
-    if rid:
-        hits.sort(key=lambda h: h.id != rid)  # (stable: the others keep their order)
-    if hits:
-        with index.searcher() as searcher:
-            terms = snippets.query_terms(q, searcher.reader())
-            bridged_only = _bridged_only(q, hits, searcher) if bridges else set()
-        for hit in hits:
+
+    def filtered(node):
+        return node if extra is None else query.And([node, extra])
+
+    pasted = filtered(query.Term("id", rid)) if rid else None
+    return _stream(index, filtered(q), q, pasted, limit, bridges, snippet_cells)
+
+
+def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells) -> Iterator[Hit]:
+    """The hits of *q* with their snippets (*text_q*: the query without the filters); the
+    paper whose id was pasted (*pasted*) first."""
+    from . import snippets
+
+    with index.searcher() as searcher:
+        terms = snippets.query_terms(text_q, searcher.reader())
+        # the papers the query as written matches: the others were found through the glossary
+        literal = set(searcher.docs_for_query(_literal(q))) if bridges else None
+        first = list(index.stream(pasted, 1, searcher=searcher)) if pasted is not None else []
+        if limit is not None:
+            limit -= len(first)
+        rest = index.stream(q, limit, searcher=searcher) if limit != 0 else iter(())
+        ids = {h.id for h in first}
+        for hit in itertools.chain(first, (h for h in rest if h.id not in ids)):
             texts = {name: hit.text(name) for name in ("abstract", "summary_zh")}
-            if hit.id in bridged_only:  # (its words may hold a query word, not the query)
+            if literal is not None and not _literal_match(index, q, hit, literal):
                 texts["title"] = hit.text("title")
                 hit.snippet = snippets.bridged(texts, bridges, hit.concepts, snippet_cells)
             else:
                 hit.snippet = snippets.snippet(texts, terms, snippet_cells)
             hit.title_marked = snippets.mark(hit.text("title") or "", terms)
-    return hits
+            yield hit
 
 
-def _bridged_only(q, hits: list[Hit], searcher) -> set[str]:
-    """The hits that the query as written does not match: found through the glossary only.
-    (Their snippet shows the bridge: "gradient-free" must not mark "gradients" in a paper
-    found as zeroth-order optimization.) The query as written is *q* without its
-    ``concept:`` alternatives, not a second parse."""
+def _literal(q):
+    """*q* without its ``concept:`` alternatives: the query as written."""
     from whoosh import query
 
-    def literal(node):
+    def strip(node):
         if isinstance(node, query.Or):
             kept = [s for s in node.subqueries
                     if not (isinstance(s, query.Term) and s.fieldname == "concept")]  # fmt: skip
@@ -146,9 +169,18 @@ def _bridged_only(q, hits: list[Hit], searcher) -> set[str]:
                 return kept[0] if len(kept) == 1 else query.Or(kept)
         return node
 
-    ids = query.Or([query.Term("id", h.id) for h in hits])
-    matched = searcher.search(query.And([q.accept(literal), ids]), limit=None)
-    return {h.id for h in hits} - {m["id"] for m in matched}
+    return q.accept(strip)
+
+
+def _literal_match(index: PaperIndex, q, hit: Hit, literal: set[int]) -> bool:
+    """Whether the query as written matches *hit* (a hit re-read after its file changed
+    has no number in the listing's searcher: asked again)."""
+    from whoosh import query
+
+    if hit.docnum is not None:
+        return hit.docnum in literal
+    return bool(index.run(query.And([_literal(q), query.Term("id", hit.id)]), limit=1,
+                          fresh=False))  # fmt: skip
 
 
 def pasted_id(index: PaperIndex, text: str) -> str | None:
@@ -224,11 +256,16 @@ def similar(index: PaperIndex, rid: str, limit: int = 10) -> tuple[Hit, list[Hit
     return paper, hits
 
 
-def list_papers(index: PaperIndex, filters: Filters, limit: int | None = None) -> list[Hit]:
-    """Papers matching the filters, ordered by title (or derived label)."""
+def list_papers(
+    index: PaperIndex, filters: Filters, limit: int | None = None, stream: bool = False
+) -> list[Hit] | Iterator[Hit]:
+    """Papers matching the filters, ordered by title (or derived label); with *stream*,
+    one at a time as they are consumed (see ``PaperIndex.stream``)."""
     from whoosh import query
 
     q = _filter_query(filters) or query.Every()
+    if stream:
+        return index.stream(q, limit, sort=True)
     return index.run(q, limit=limit, sort=True)
 
 

@@ -152,6 +152,52 @@ def _clause_start(text: str, i: int) -> bool:
     return i < len(text) and text[i] in OPENING
 
 
+_STARTS_RE = re.compile(
+    "(?<=[\\s"
+    + re.escape("".join(sorted(CLAUSE_ENDS)))
+    + "])|(?=["
+    + re.escape("".join(sorted(OPENING)))
+    + "])"
+)  # every place a passage may start, but the text's start (see _clause_start)
+
+
+def _context_start(text: str, best: int, maxcells: int) -> int:
+    """Where a passage showing the match at *best* starts: some context before it, back to
+    the nearest place a passage may start at least a third of the budget before the match
+    and at most half of it; else the furthest such place within half; else the match.
+
+    English text (ASCII before the match: a cell a character) is done with one regular
+    expression scan instead of a step a character (half a piped search's snippet time)."""
+    third, half = maxcells // 3, maxcells // 2
+    lo = max(0, best - half)
+    if not text.isascii() and not text[lo:best].isascii():
+        return _context_start_slowly(text, best, maxcells)
+    near = best - third  # the places at or before this leave a third of context or more
+    places = [m.start() for m in _STARTS_RE.finditer(text, lo, best + 1)]
+    if lo == 0 and (not places or places[0] != 0):
+        places.insert(0, 0)
+    within = [i for i in places if i <= near]
+    if within:
+        return within[-1]
+    return places[0] if places else best
+
+
+def _context_start_slowly(text: str, best: int, maxcells: int) -> int:
+    """``_context_start``, a character at a time (Chinese takes two cells)."""
+    begin, cells = best, 0
+    for i in range(best, -1, -1):
+        if _clause_start(text, i):
+            begin = i
+            if cells >= maxcells // 3:
+                break
+        if i == 0:
+            break
+        cells += 2 if ord(text[i - 1]) >= 0x0800 else 1
+        if cells > maxcells // 2:
+            break
+    return begin
+
+
 def _in_word(ch: str) -> bool:
     return (ch.isalnum() or ch in "-_") and not CJK_RE.match(ch)
 
@@ -165,19 +211,7 @@ def _window(text: str, spans: list[tuple[int, int]], maxcells: int) -> tuple[int
         count = sum(1 for s, e in spans if start <= s and e <= reach)
         if count > best_count:
             best, best_count = start, count
-    # Some context before the first match: back to a space or punctuation mark at most
-    # half the budget before it, else from the match itself (a match begins a word).
-    begin, cells = best, 0
-    for i in range(best, -1, -1):
-        if _clause_start(text, i):
-            begin = i
-            if cells >= maxcells // 3:
-                break
-        if i == 0:
-            break
-        cells += 2 if ord(text[i - 1]) >= 0x0800 else 1
-        if cells > maxcells // 2:
-            break
+    begin = _context_start(text, best, maxcells)
     end = _reach(text, begin, maxcells)
     if end < len(text) and CJK_RE.match(text, end - 1):
         # Chinese: end after the last clause mark of the passage's last quarter, if any
