@@ -118,7 +118,9 @@ def _plain_line(hit: Hit, scores: bool) -> str:
              _label(hit)]  # fmt: skip
     if scores:
         cols.append(plain(hit.snippet) if hit.snippet else "")
-    return "\t".join(_plain(c) for c in cols) + "\n"
+    # (one pass over the line: tabs and newlines are not among what terminal_safe shows)
+    line = "\t".join(str(c).replace("\t", " ").replace("\n", " ") for c in cols)
+    return terminal_safe(line) + "\n"
 
 
 def _conflict(record: Record, conflict: dict) -> str:

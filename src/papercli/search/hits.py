@@ -44,8 +44,10 @@ class Hit:
 
 
 def hit_from(fields: dict, score: float | None = None) -> Hit:
-    """A hit from a paper's stored fields."""
-    plain = json.loads(fields.get("plain") or "{}")
+    """A hit from a paper's stored fields (the readings and concepts parsed only when
+    there are any: most papers have neither)."""
+    plain = fields.get("plain")
+    plain = json.loads(plain) if plain and plain != "{}" else {}
     plain = {k: v for k, v in plain.items() if isinstance(v, str)}
     hit = Hit(fields["id"], json.loads(fields["data"]), plain, score)
     if fields.get("concepts"):

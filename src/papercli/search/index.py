@@ -400,8 +400,7 @@ class PaperIndex:
                 fields = searcher.stored_fields(docnum)
                 hit = hit_from(fields, None if sort else score)
                 hit.docnum = docnum
-                current = self.library.stamp(hit.id)
-                if current is None or current.as_list() != fields["stamp"]:
+                if self.library.stamp_list(hit.id) != fields["stamp"]:
                     hit = self._refreshed(q, hit, fields["stamp"], sort)
                 if hit is not None:
                     yield hit

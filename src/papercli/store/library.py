@@ -36,6 +36,7 @@ class Library:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         self.papers_dir = self.root / "papers"
+        self._papers_prefix = f"{self.papers_dir}{os.sep}"
         self.sources_dir = self.root / "sources"
         self.index_dir = self.root / ".index"
         self.lock_file = self.root / ".lock"
@@ -123,6 +124,15 @@ class Library:
             return Stamp.of(os.stat(self.record_path(rid)))
         except FileNotFoundError:
             return None
+
+    def stamp_list(self, rid: str) -> list[int] | None:
+        """``stamp(rid).as_list()`` for an id the index holds (checked when it was indexed):
+        a listing asks once a hit, and the checks and ``Path`` took 3/4 of its 17 us."""
+        try:
+            st = os.stat(f"{self._papers_prefix}{rid}.yaml")
+        except FileNotFoundError:
+            return None
+        return [st.st_mtime_ns, st.st_size, st.st_ino]
 
     def papers_dir_stamp(self) -> list[int] | None:
         try:
