@@ -33,10 +33,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
-## bench: timings side by side in one run (see BENCHMARKS.md), then the glossary bridge's cost; BENCH_ARGS="--sizes 1000,10000,100000"
+## bench: timings side by side in one run (see BENCHMARKS.md), then the glossary bridge's cost and the per-hit cost against papis (own venv); BENCH_ARGS="--sizes 1000,10000,100000"
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
 	$(BIN)/python benchmarks/bridge_cost.py
+	$(BIN)/python benchmarks/per_hit.py
 
 ## bundle: regenerate the bundled library's records from the seed documents
 bundle: $(STAMP)

@@ -70,6 +70,8 @@ def fold_key(text: str) -> str:
 
 def strip_controls(text: str) -> str:
     """Text with terminal escape sequences and control characters removed (for indexing)."""
+    if text.isprintable():  # (no control character: 10x faster than the search below)
+        return text
     if "\x1b" not in text and not _CONTROL_RE.search(text):
         return text
     return collapse_ws(_CONTROL_RE.sub(" ", _ANSI_RE.sub(" ", text)))
