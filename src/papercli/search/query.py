@@ -93,18 +93,9 @@ def parse_query(
     return querylang.parse(text, index.ix.schema, resolve, glossary, bridges, near)
 
 
-def search(
-    index: PaperIndex,
-    text: str,
-    limit: int | None = None,
-    filters: Filters | None = None,
-    snippet_cells: int = 200,
-    resolve_tag: TagResolver | None = None,
-    exact: bool = False,
-) -> list[Hit]:
-    """Best matches first, each with its score and a snippet showing why it matched.
-    *exact*: no bridge through the glossary (only the words as written, and their forms)."""
-    return list(search_stream(index, text, limit, filters, snippet_cells, resolve_tag, exact))
+def search(index: PaperIndex, text: str, *args, **kwargs) -> list[Hit]:
+    """``search_stream``'s hits as a list (for tables, which lay out every row first)."""
+    return list(search_stream(index, text, *args, **kwargs))
 
 
 def search_stream(
@@ -116,8 +107,10 @@ def search_stream(
     resolve_tag: TagResolver | None = None,
     exact: bool = False,
 ) -> Iterator[Hit]:
-    """``search``, one hit at a time as they are consumed (see ``PaperIndex.stream``). The
-    query is parsed, and a malformed one rejected, before the first hit is asked for."""
+    """Best matches first, each with its score and a snippet showing why it matched, one
+    at a time as they are consumed (see ``PaperIndex.stream``). *exact*: no bridge through
+    the glossary (only the words as written, and their forms). The query is parsed, and a
+    malformed one rejected, before the first hit is asked for."""
     from whoosh import query
 
     bridges: dict[str, str] = {}  # concept -> the query's words that named it
