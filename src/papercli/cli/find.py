@@ -55,7 +55,8 @@ def search(
         ),
     ] = False,
 ) -> None:
-    """Search titles, short names, tags, abstracts and Chinese summaries, best first.
+    """Search titles, short names, authors, tags, abstracts and Chinese summaries, best
+    first.
     Each result shows why it matched: a passage with the matched words marked.
 
     \b
@@ -64,8 +65,8 @@ def search(
       muon OR adam            either; NOT excludes; ( ) groups
       "vehicle routing"       a phrase; Chinese too: "联邦学习框架"
       optim*  federatd~       a prefix; a word one typo away
-      title:muon  name:QZO    a field: title name author tag venue year
-      tag:联邦学习            category abstract summary; a tag by any alias
+      title:muon  name:QZO    a field: title name author keyword tag venue
+      tag:联邦学习            year category abstract summary; a tag by any alias
       year:2025..2026         a year or a range (year:>=2025)
 
       muon -adam  muon +adam  -word excludes, +word requires (as in web search)
@@ -79,7 +80,8 @@ def search(
     field (RRNCO: Towards…) are punctuation. A pasted paper id lists that paper first.
     Chinese is matched as written, also inside longer text or glued to English
     (联邦学习, GRPO风格); English words match their other forms (optimizer, optimizers).
-    author: matches the authors of papers imported from BibTeX.
+    author: matches the authors of papers imported from BibTeX or filled in by
+    papers enrich (author:turing).
 
     \b
     Examples:
