@@ -381,3 +381,12 @@ def test_the_download_reports_its_progress(iclr, seeded_library):
 
     run(seeded_library, iclr, [QZO], progress=progress)
     assert seen == [(2063, f"downloading {ICLR}"), 1000, 1000, 63]
+
+
+def test_a_damaged_cache_is_downloaded_again(iclr, seeded_library):
+    run(seeded_library, iclr, [QZO], dry_run=False)
+    cached = cache.path(seeded_library, ICLR)
+    cached.write_text('{"venueid": "ICLR.cc/2026/Conference", "notes": [{"id": 1}]', "utf-8")
+    report = run(seeded_library, iclr, [MUON])
+    assert report.downloaded == [ICLR] and iclr.offsets() == [0, 1000, 2000] * 2
+    assert cache.load(seeded_library, ICLR).fetched == "2026-12-01"
