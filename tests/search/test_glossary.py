@@ -84,6 +84,25 @@ def test_the_traditional_characters_file_is_in_step_with_opencc():
     assert TRADITIONAL_FILE.read_text("utf-8").strip() == generate_traditional()
 
 
+def test_traditional_text_reads_as_opencc_reads_it():
+    """The character table gives what OpenCC's t2s gives for every Chinese name of the
+    glossary written in Traditional, and a query pays no OpenCC."""
+    import subprocess
+    import sys
+
+    import opencc
+
+    s2t, t2s = opencc.OpenCC("s2t"), opencc.OpenCC("t2s")
+    concepts = yaml.safe_load(PACKAGE_FILE.read_text("utf-8"))["concepts"]
+    names = [s2t.convert(z) for spec in concepts.values() for z in spec.get("zh") or []]
+    assert len(names) > 1000
+    assert [normalize(n) for n in names] == [t2s.convert(n) for n in names]
+    code = ("import sys; from papercli.text.variants import normalize; "
+            "print(normalize('聯邦學習'), 'opencc' in sys.modules)")  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
+    assert out == "联邦学习 False\n"
+
+
 def test_a_changed_glossary_rebuilds_the_index_and_says_why(tmp_path, monkeypatch):
     library = tmp_path / "lib"
     shutil.copytree(BUNDLED, library, ignore=shutil.ignore_patterns(".index", ".lock"))

@@ -3,10 +3,14 @@ query alike, so that either way finds the other.
 
 - Unicode NFKC: full-width Latin letters and digits as Chinese input methods type them
   (``ＧＲＰＯ``, ``ＬＬＭ２``) are ASCII, ligatures are letters.
-- Traditional Chinese as Simplified (``聯邦學習`` → ``联邦学习``), by OpenCC's ``t2s``
-  conversion (phrase-aware). OpenCC costs ~30 ms to load, so it is loaded only for a text
-  holding a character it would change; ``traditional.txt`` lists those characters
-  (generated from OpenCC by ``python -m papercli.text.variants``; a test keeps it in step).
+- Traditional Chinese as Simplified (``聯邦學習`` → ``联邦学习``), character by character by
+  OpenCC's own ``t2s`` table: ``traditional.txt`` holds the 3,761 characters OpenCC changes
+  and, on its second line, what each becomes (generated from OpenCC by ``python -m
+  papercli.text.variants``; a test keeps it in step). Loading OpenCC itself cost a query
+  6.4 ms (BENCHMARKS.md), over the 10 ms the whole bridge may add; the table takes 0.4 ms.
+  What OpenCC's phrases would add (乾隆 keeps its 乾) does not matter for matching: the
+  index and the query are converted alike. All 1,322 Chinese names of the glossary, written
+  in Traditional by OpenCC's ``s2t``, come back the same either way.
 - British spellings as American (``optimisation`` → ``optimization``, ``modelling``,
   ``behaviour``): breame's list of 1,730 pairs, then -ise/-isation/-iser forms it lacks
   (``tokenisation``, ``optimiser``) unless the word is one spelt -ise in American English
@@ -38,24 +42,28 @@ def normalize(text: str) -> str:
         return text
     text = unicodedata.normalize("NFKC", text)
     if not traditional_chars().isdisjoint(text):
-        text = _t2s().convert(text)
+        text = text.translate(_t2s_table())
     return text
 
 
 @cache
-def traditional_chars() -> frozenset[str]:
-    """The characters OpenCC's t2s conversion changes (read from ``traditional.txt``)."""
+def _pairs() -> tuple[str, str]:
+    """(the characters OpenCC's t2s changes, what each becomes), from ``traditional.txt``."""
     try:
-        return frozenset(TRADITIONAL_FILE.read_text("utf-8").strip())
-    except OSError:  # (a broken install: convert every text with CJK in it)
-        return frozenset(chr(c) for c in range(0x3400, 0xA000))
+        traditional, simplified = TRADITIONAL_FILE.read_text("utf-8").split()
+    except (OSError, ValueError):  # (a broken install: no conversion)
+        return "", ""
+    return (traditional, simplified) if len(traditional) == len(simplified) else ("", "")
 
 
 @cache
-def _t2s():
-    import opencc
+def traditional_chars() -> frozenset[str]:
+    return frozenset(_pairs()[0])
 
-    return opencc.OpenCC("t2s")
+
+@cache
+def _t2s_table() -> dict[int, int]:
+    return str.maketrans(*_pairs())
 
 
 @lru_cache(maxsize=65536)
@@ -73,10 +81,15 @@ def american(word: str) -> str:
 
 
 def generate_traditional() -> str:
-    """Every CJK character (the unified blocks) that OpenCC's t2s changes, in order."""
-    converter = _t2s()
+    """Every CJK character (the unified blocks) that OpenCC's t2s changes, in order, on one
+    line; what each becomes on the next. (OpenCC is a test dependency: only this needs it.)"""
+    import opencc
+
+    converter = opencc.OpenCC("t2s")
     chars = [chr(c) for c in (*range(0x3400, 0x4DC0), *range(0x4E00, 0xA000))]
-    return "".join(c for c in chars if converter.convert(c) != c)
+    pairs = [(c, converter.convert(c)) for c in chars]
+    pairs = [(c, s) for c, s in pairs if s != c and len(s) == 1]
+    return "".join(c for c, _ in pairs) + "\n" + "".join(s for _, s in pairs)
 
 
 if __name__ == "__main__":  # regenerate traditional.txt from the installed OpenCC
