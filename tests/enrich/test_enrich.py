@@ -390,3 +390,29 @@ def test_a_damaged_cache_is_downloaded_again(iclr, seeded_library):
     report = run(seeded_library, iclr, [MUON])
     assert report.downloaded == [ICLR] and iclr.offsets() == [0, 1000, 2000] * 2
     assert cache.load(seeded_library, ICLR).fetched == "2026-12-01"
+
+
+def test_two_records_of_one_paper_are_reported(openreview, seeded_library):
+    """A digest's titled record and an abstract list's untitled one that the merge rule kept
+    apart both match the same accepted paper: enrich says so."""
+    qzo = seeded_library.load(QZO)
+    twin = (
+        seeded_library.record_path(QZO)
+        .read_text("utf-8")
+        .replace("id: iclr2026-qzo", "id: iclr2026-qzo-twin")
+        .replace("citekey: qzo2026", "citekey: qzo2026b")
+    )
+    seeded_library.record_path("iclr2026-qzo-twin").write_text(twin, "utf-8")
+    openreview.add(ICLR, [note("Fq", title="QZO", abstract=qzo.abstract)])
+    lib = ["--library", str(seeded_library.root)]
+    env = {**os.environ, "PAPERS_OPENREVIEW_API": openreview.url}
+    result = papers(*lib, "enrich", QZO, "iclr2026-qzo-twin", "--dry-run", env=env)
+    assert result.stderr.splitlines()[-1] == (
+        "papers: iclr2026-qzo, iclr2026-qzo-twin: all are openreview:Fq, one paper in several "
+        "records (papers keeps them; merge them by hand)"
+    )
+    assert result.stderr.splitlines()[0] == (
+        "papers: ICLR.cc/2026/Conference: 1 accepted paper (downloaded 2026-12-01)".replace(
+            "2026-12-01", _today()
+        )
+    )

@@ -67,7 +67,8 @@ def summary(report, dry_run: bool) -> list[str]:
     lines = []
     for venueid, listed in report.lists.items():
         how = "downloaded" if venueid in report.downloaded else "cached, fetched"
-        lines.append(f"{venueid}: {len(listed.raw):,} accepted papers ({how} {listed.fetched})")
+        n = len(listed.raw)
+        lines.append(f"{venueid}: {n:,} accepted paper{'s' * (n != 1)} ({how} {listed.fetched})")
     matched = [f"{report.count(how)} by {how}" for how in ("abstract", "title", "fuzzy")
                if report.count(how)]  # fmt: skip
     changed = len(report.changed) if dry_run else len(report.written)
@@ -79,4 +80,7 @@ def summary(report, dry_run: bool) -> list[str]:
     for outcome in report.outcomes:
         if outcome.reason:
             lines.append(f"{outcome.id}: {outcome.reason}")
+    for forum, ids in report.shared().items():
+        lines.append(f"{', '.join(ids)}: all are openreview:{forum}, one paper in several "
+                     "records (papers keeps them; merge them by hand)")  # fmt: skip
     return lines

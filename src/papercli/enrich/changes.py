@@ -21,8 +21,7 @@ from ..store.record import Record, Source
 from ..text import fold_key
 from .openreview import Note
 
-FILLED = ("title", "authors", "abstract")  # filled when empty, a conflict when different
-ADDED = ("urls", "keywords")  # lists: what they lack is added
+ADDED = ("urls", "keywords")  # lists: what they lack is added (the others: filled when empty)
 
 
 @dataclass(frozen=True)
@@ -94,7 +93,6 @@ def apply(record: Record, note: Note, found: list[Change], fetched: str) -> None
             getattr(record, change.field).extend(change.value)
         given.append(change.field)
     if not record.cites(source):
-        record.add_source(source_of(note, fetched))
-    for cited in record.sources:
-        if cited.document == source.document:
-            cited.fields.extend(f for f in given if f not in cited.fields)
+        record.add_source(source)
+    cited = next(s for s in record.sources if s.document == source.document)
+    cited.fields.extend(f for f in given if f not in cited.fields)

@@ -56,6 +56,15 @@ class EnrichReport:
     def changed(self) -> list[Outcome]:
         return [o for o in self.outcomes if o.changes]
 
+    def shared(self) -> dict[str, list[str]]:
+        """OpenReview papers that more than one record matched (forum -> the records):
+        one paper the merge rule did not join, now shown for what it is."""
+        by_forum: dict[str, list[str]] = {}
+        for o in self.outcomes:
+            if o.match and o.match.found:
+                by_forum.setdefault(o.match.note.forum, []).append(o.id)
+        return {forum: ids for forum, ids in by_forum.items() if len(ids) > 1}
+
 
 Fetch = Callable[..., list[dict]]
 
