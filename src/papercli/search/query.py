@@ -93,9 +93,17 @@ def parse_query(
     return querylang.parse(text, index.ix.schema, resolve, glossary, bridges, near)
 
 
-def search(index: PaperIndex, text: str, *args, **kwargs) -> list[Hit]:
+def search(
+    index: PaperIndex,
+    text: str,
+    limit: int | None = None,
+    filters: Filters | None = None,
+    snippet_cells: int = 200,
+    resolve_tag: TagResolver | None = None,
+    exact: bool = False,
+) -> list[Hit]:
     """``search_stream``'s hits as a list (for tables, which lay out every row first)."""
-    return list(search_stream(index, text, *args, **kwargs))
+    return list(search_stream(index, text, limit, filters, snippet_cells, resolve_tag, exact))
 
 
 def search_stream(
