@@ -59,6 +59,25 @@ def main() -> None:
                           f"{found / max(retrieved, 1):.2f} ({found}/{retrieved})"]  # fmt: skip
             name = {True: "--exact", False: "bridged", None: "(no bridge)"}[exact]
             print(f"| {name} | " + " | ".join(cells) + " |")
+        if modes == [True, False]:
+            print(bridge_only(index, judged))
+
+
+def bridge_only(index, judged) -> str:
+    """The precision of the hits found only through the bridge (bridged, not ``--exact``):
+    whether the glossary bridges to papers about the concept, apart from what the query's
+    own words find."""
+    cells = []
+    for language in ("en", "zh"):
+        right = total = 0
+        for concept in judged["concepts"]:
+            only = {h.id for h in search(index, concept[language])} - {
+                h.id for h in search(index, concept[language], exact=True)
+            }
+            right += len(only & set(concept["relevant"]))
+            total += len(only)
+        cells.append(f"{right / max(total, 1):.2f} ({right}/{total})")
+    return f"| bridge only | | {cells[0]} | | {cells[1]} |"
 
 
 if __name__ == "__main__":

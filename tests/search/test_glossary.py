@@ -124,9 +124,11 @@ def test_a_changed_glossary_rebuilds_the_index_and_says_why(tmp_path, monkeypatc
 
 def test_judged_recall_and_precision_do_not_fall(index):
     """The judged set (tests/data/judged.yaml: 48 concepts, judged by reading the records)
-    against the floors measured when the bridge landed (BENCHMARKS.md has the numbers)."""
+    against the floors last measured (BENCHMARKS.md has the numbers). Bridging topics named
+    in passing (the taxonomy's ``passing``) raised Chinese recall from 0.87 to 0.91 and
+    cost Chinese precision 0.86 -> 0.84: the Adam baselines that "Adam" finds literally."""
     judged = yaml.safe_load((TEST_DATA / "judged.yaml").read_text("utf-8"))["concepts"]
-    for language, recall_floor, precision_floor in (("en", 0.90, 0.85), ("zh", 0.87, 0.85)):
+    for language, recall_floor, precision_floor in (("en", 0.93, 0.85), ("zh", 0.90, 0.84)):
         found = relevant = retrieved = 0
         for concept in judged:
             got = ids(search(index, concept[language]))
@@ -203,6 +205,40 @@ def test_a_narrower_concept_is_found_through_the_broader_one(index):
     hits = {h.id: h for h in search(index, "gradient-free")}
     assert marked(hits["iclr2026-qzo"]).startswith("gradient-free → zeroth-order optimization: ")
     assert "iclr2026-qzo" not in ids(search(index, "gradient-free", exact=True))
+
+
+def test_a_topic_named_in_passing_is_no_tag_but_the_bridge_still_finds_it(index):
+    """RBO's only words on generalization are a result claim, 泛化性能: not enough for the
+    tag (the taxonomy's ``passing``), but the paper does speak of generalization, so the
+    English query finds it as 泛化 does; likewise P-Adam for Adam."""
+    taxonomy = load_taxonomy()
+    rbo = "提出 Rolling Ball Optimizer，在 MNIST 上展示了更好的收敛速度和泛化性能。"
+    assert "generalization" not in taxonomy.tag_text(rbo)
+    assert {"iclr2026-rbo", "iclr2026-rf-hgn"} <= ids(search(index, "generalization"))
+    assert "iclr2026-rbo" not in ids(search(index, "generalization", exact=True))
+    assert "iclr2026-scrapl" in ids(search(index, "Adam optimizer"))
+    scrapl = "提出SCRAPL，通过P-Adam（路径自适应动量）稳定梯度。"
+    assert "adam" not in taxonomy.tag_text(scrapl)
+
+
+@pytest.mark.parametrize(
+    ("query", "paper", "through"),
+    [("second-order optimization", "iclr2026-kl-shampoo", "Shampoo"),  # Kronecker family
+     ("二阶优化", "iclr2026-kl-shampoo", "Shampoo"),
+     ("bilevel optimization", "iclr2026-binomgbml", "meta-gradient"),  # the hypergradient
+     ("组合优化", "iclr2026-constraint-matters-multi-modal-representation", "MILP"),
+     ("量化", "iclr2026-qzo", "quantization")],
+)  # fmt: skip
+def test_a_kind_of_a_concept_is_found_through_it(index, query, paper, through):
+    hits = {h.id: h for h in search(index, query)}
+    assert paper in hits and paper not in ids(search(index, query, exact=True))
+    assert re.search(re.escape(through), marked(hits[paper]), re.I), marked(hits[paper])
+
+
+def test_quantify_is_not_quantization(index):
+    """量化 bridges to quantization, but not from inside the phrases of "to quantify"."""
+    assert "iclr2026-qzo" in ids(search(index, "量化"))
+    assert "iclr2026-qzo" not in ids(search(index, "不确定性量化"))
 
 
 @pytest.mark.parametrize(

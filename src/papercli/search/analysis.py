@@ -60,7 +60,16 @@ _VOWEL_RE = re.compile("[aeiouy]")
 # "generalized" in ML text is the adjective "extended" (generalized smoothness, generalized
 # linear models, a generalized SGD), not generalization: a stem of its own. It was 2 of the
 # 4 extra papers "generalization" found in the judged set.
-OWN_STEMS = {"generalized": "generalized"}
+# Likewise "transformer" (the architecture) is not "transform" (a Scattering Transform, to
+# transform the data), and "explainability"/"interpretability" (a field) are not "explains"
+# or "we interpret X as Y": in the judged set "transformer" found SCRAPL by its Scattering
+# Transform, and "explainability" a paper whose title "explains" a bias.
+OWN_STEMS = {
+    "generalized": "generalized",
+    **dict.fromkeys(["transformer", "transformers"], "transformer"),
+    **dict.fromkeys(["explainability", "explainable"], "explainabl"),
+    **dict.fromkeys(["interpretability", "interpretable"], "interpretabl"),
+}
 
 
 def stem_latin(word: str) -> str:

@@ -16,11 +16,12 @@ from ..store.record import Record
 from ..text import strip_controls
 from ..text.latex import latex_to_text
 
-SCHEMA_VERSION = 17  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
+SCHEMA_VERSION = 18  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
 # 11: the glossary's concepts; 12: one spelling (NFKC, Simplified Chinese, American English)
 # 13: Porter2, with the -ize family and -tion nouns kept apart; 14: the concepts' words stored
 # 15: the authors' keywords (from OpenReview); 16: "generalized" stemmed apart
 # 17: Traditional Chinese converted by OpenCC's character table
+# 18: "transformer", "explainability", "interpretability" stemmed apart
 CONCEPT_BOOST = 0.2  # a paper found only through the glossary ranks below a literal match
 
 

@@ -9,6 +9,9 @@ name in the user's config folder replaces it. Each tag is lower-case kebab-case:
                                         # a final s/es and space/hyphen variants also match
       zh: [联邦学习]                    # substrings (Chinese has no spaces)
       exclude: [推理时]                 # a match inside one of these does not count
+      passing: [FL baseline]            # nor inside one of these: the topic named in
+                                        # passing (a baseline, a result claim); unlike an
+                                        # exclusion, still the concept for search's bridge
 
 Matching runs over the title, short name, abstract and Chinese summary.
 """
@@ -53,7 +56,8 @@ class Tag:
     name: str
     en: list[str] = field(default_factory=list)
     zh: list[str] = field(default_factory=list)
-    exclude: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)  # other senses of the words
+    passing: list[str] = field(default_factory=list)  # the topic named in passing
 
     @cached_property
     def needles(self) -> list[tuple[str, bool, frozenset[str]]]:
@@ -99,14 +103,14 @@ class Tag:
                 continue
             for m in self.pattern(i)[1].finditer(text):
                 if excluded is None:
-                    excluded = self._excluded(text) if self.exclude else []
+                    excluded = self._excluded(text) if self.exclude or self.passing else []
                 if not any(s <= m.start() and m.end() <= e for s, e in excluded):
                     yield m.start(), m.end()
 
     def _excluded(self, text: str) -> list[tuple[int, int]]:
         return [
             (m.start(), m.end())
-            for phrase in self.exclude
+            for phrase in self.exclude + self.passing
             for m in re.finditer(re.escape(phrase), text, re.IGNORECASE)
         ]
 
@@ -131,7 +135,7 @@ class Tag:
             for m in (
                 _near(pattern, needle, text, lowered, reach) if windows else pattern.finditer(text)
             ):
-                if not self.exclude:
+                if not self.exclude and not self.passing:
                     return m.group()
                 if excluded is None:
                     excluded = self._excluded(text)
@@ -256,7 +260,7 @@ def parse_taxonomy(data, source: str) -> Taxonomy:
         where = f"{source}: tag {name!r}"
         if not isinstance(name, str) or not TAG_RE.match(name):
             raise TaxonomyError(f"{where}: tags are lower-case kebab-case")
-        lists = term_lists(spec, ("en", "zh", "exclude"), ("note",), where)
+        lists = term_lists(spec, ("en", "zh", "exclude", "passing"), ("note",), where)
         tags.append(Tag(name, **lists))
     return Taxonomy(tags, source)
 
