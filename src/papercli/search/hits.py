@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ..store.record import Record, derived_label
@@ -21,9 +22,23 @@ class Hit:
     plain: dict[str, str] = field(default_factory=dict)  # readings that differ from the text
     score: float | None = None
     snippet: str | None = None  # why it matched, with marks (see ``snippets``)
-    title_marked: str | None = None  # the title with the matched words marked
-    concepts: dict[str, str] = field(default_factory=dict)  # concept -> the paper's words
+    terms: frozenset[str] = frozenset()  # the query's words, to mark in the title
+    concepts_json: str = ""  # concept -> the paper's words, as stored (read when asked)
     docnum: int | None = None  # its number in the searcher that found it (streamed hits)
+    derived: str | None = None  # an untitled paper's label, as derived when indexed
+
+    @cached_property
+    def concepts(self) -> dict[str, str]:
+        """The concepts of the glossary the paper speaks of: id -> its words for it."""
+        return json.loads(self.concepts_json) if self.concepts_json else {}
+
+    @cached_property
+    def title_marked(self) -> str | None:
+        """The title with the query's words marked (None: none in it); made when a table
+        asks for it, not for a piped line, which shows no marks."""
+        from .snippets import mark
+
+        return mark(self.text("title") or "", self.terms)
 
     @property
     def record(self) -> Record:
@@ -39,6 +54,8 @@ class Hit:
         """The title as it reads, or an untitled paper's derived label."""
         if self.data.get("title"):
             return self.text("title") or ""
+        if self.derived:
+            return self.derived
         return derived_label(self.data.get("short_name"), self.text("abstract"),
                              self.text("summary_zh"), reading=str)  # fmt: skip
 
@@ -50,8 +67,8 @@ def hit_from(fields: dict, score: float | None = None) -> Hit:
     plain = json.loads(plain) if plain and plain != "{}" else {}
     plain = {k: v for k, v in plain.items() if isinstance(v, str)}
     hit = Hit(fields["id"], json.loads(fields["data"]), plain, score)
-    if fields.get("concepts"):
-        hit.concepts = json.loads(fields["concepts"])
+    hit.concepts_json = fields.get("concepts") or ""
+    hit.derived = fields.get("label") or None
     return hit
 
 

@@ -154,7 +154,7 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells) -> Iterator
                 hit.snippet = snippets.bridged(texts, bridges, hit.concepts, snippet_cells)
             else:
                 hit.snippet = snippets.snippet(texts, terms, snippet_cells)
-            hit.title_marked = snippets.mark(hit.text("title") or "", terms)
+            hit.terms = terms
             yield hit
 
 

@@ -16,12 +16,13 @@ from ..store.record import Record
 from ..text import strip_controls
 from ..text.latex import latex_to_text
 
-SCHEMA_VERSION = 18  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
+SCHEMA_VERSION = 19  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
 # 11: the glossary's concepts; 12: one spelling (NFKC, Simplified Chinese, American English)
 # 13: Porter2, with the -ize family and -tion nouns kept apart; 14: the concepts' words stored
 # 15: the authors' keywords (from OpenReview); 16: "generalized" stemmed apart
 # 17: Traditional Chinese converted by OpenCC's character table
 # 18: "transformer", "explainability", "interpretability" stemmed apart
+# 19: stored fields uncompressed (codec.PapersCodec), an untitled paper's label stored
 CONCEPT_BOOST = 0.2  # a paper found only through the glossary ranks below a literal match
 
 
@@ -58,6 +59,7 @@ def make_schema():
         data=fields.STORED,
         plain=fields.STORED,  # the texts' plain readings, where LaTeX made them differ
         concepts=fields.STORED,  # concept -> the words of the paper that speak of it
+        label=fields.STORED,  # an untitled paper's derived label (a listing line needs it)
     )
 
 
@@ -96,6 +98,7 @@ def document(
         "stamp": stamp.as_list(),
         "data": data or json.dumps(record.to_dict(), ensure_ascii=False),
         "plain": json.dumps(readings(record), ensure_ascii=False),
+        "label": "" if record.title else record.label,
     }
 
 

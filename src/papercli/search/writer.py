@@ -135,6 +135,8 @@ def open_writer(
 def _whoosh_writer(index: PaperIndex, expected: int):
     """Whoosh's own writer, or from ``PARALLEL_FROM`` upserts on (and with two cores), the
     two-process one."""
+    from .codec import PapersCodec
+
     if expected >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
         from .parallel import ParallelWriter
 
@@ -142,8 +144,8 @@ def _whoosh_writer(index: PaperIndex, expected: int):
         # disk. Measured on 10k papers: 32 indexed 1.6x slower than 128; 64 is ~15% slower
         # than 128 and keeps each indexing process near 120 MB instead of 190.
         return ParallelWriter(index.ix, procs=2, multisegment=True, limitmb=POOL_MB,
-                              compound=False)  # fmt: skip
-    return index.ix.writer(timeout=30.0, compound=False)
+                              compound=False, codec=PapersCodec())  # fmt: skip
+    return index.ix.writer(timeout=30.0, compound=False, codec=PapersCodec())
 
 
 def discard_partial(index: PaperIndex) -> None:
