@@ -133,3 +133,20 @@ def test_a_hit_is_read_without_inflating_or_deriving_anything(seeded_library):
     write_hits(env, iter(hits), scores=True, fmt="plain")
     assert untitled.label in env.stdout.getvalue()
     assert not any("title_marked" in h.__dict__ for h in hits)  # marked only for a table
+
+
+def test_field_lengths_are_read_once_a_field_and_agree_with_whoosh(seeded_library):
+    """Whoosh looked up a document's field length with a seek and a read, for every
+    posting it committed and every hit it scored; the codec reads a field's lengths in one
+    piece, and gives the same answers."""
+    from whoosh.codec.whoosh3 import W3PerDocReader
+
+    index = PaperIndex(seeded_library).open()
+    with index.searcher() as searcher:
+        for leaf, _base in searcher.reader().leaf_readers():
+            perdoc = leaf._perdoc
+            for name in ("title", "abstract", "summary", "concept", "no-such-field"):
+                for docnum in range(perdoc.doc_count_all()):
+                    ours = perdoc.doc_field_length(docnum, name)
+                    assert ours == W3PerDocReader.doc_field_length(perdoc, docnum, name)
+            assert set(perdoc._length_bytes) >= {"title", "abstract", "summary"}
