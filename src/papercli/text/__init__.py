@@ -128,8 +128,11 @@ def ascii_words(text: str) -> list[str]:
     Characters with no ASCII spelling (Chinese, say) are dropped, never guessed, and so are
     terminal escape sequences (``\x1b[31m`` does not make an id ``31mred``).
     """
+    text = unicodedata.normalize("NFKC", strip_controls(text))
+    if text.isascii():  # (the usual case: no character to spell, 20x faster)
+        return _ASCII_WORD_RE.findall(text.lower())
     pieces: list[str] = []
-    for ch in unicodedata.normalize("NFKC", strip_controls(text)):
+    for ch in text:
         if ch.isascii():
             pieces.append(ch)
             continue
@@ -145,7 +148,10 @@ def ascii_words(text: str) -> list[str]:
             pieces.append(name.rsplit(" ", 1)[-1].lower())
         else:
             pieces.append(" ")
-    return re.findall(r"[a-z0-9]+", "".join(pieces).lower())
+    return _ASCII_WORD_RE.findall("".join(pieces).lower())
+
+
+_ASCII_WORD_RE = re.compile(r"[a-z0-9]+")
 
 
 def first_sentence(text: str, limit: int = 160) -> str:
