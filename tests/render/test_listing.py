@@ -102,3 +102,14 @@ def test_a_streamed_listing_holds_no_more_memory_for_more_hits(tmp_path):
     assert many_peak < few_peak + 200_000, (few_peak, many_peak)
     _held, held_peak = peak(None, hold=True)  # (what the check would see of a held list)
     assert held_peak > few_peak + 200_000, (few_peak, held_peak)
+
+
+def test_a_tab_or_newline_in_a_field_stays_inside_its_column(index):
+    hit = search(index, "muon")[0]
+    hit.data = {**hit.data, "title": "A\ttitle\nin two lines", "venue": "ICLR\t2"}
+    hit.plain = {}
+    env = piped()
+    write_hits(env, iter([hit]), scores=True, fmt="plain")
+    line = env.stdout.getvalue()
+    assert line.count("\n") == 1 and line.count("\t") == 6
+    assert line.split("\t")[2] == "ICLR 2" and line.split("\t")[5] == "A title in two lines"

@@ -118,8 +118,10 @@ def _plain_line(hit: Hit, scores: bool) -> str:
              _label(hit)]  # fmt: skip
     if scores:
         cols.append(plain(hit.snippet) if hit.snippet else "")
-    # (one pass over the line: tabs and newlines are not among what terminal_safe shows)
-    line = "\t".join(str(c).replace("\t", " ").replace("\n", " ") for c in cols)
+    line = "\t".join(map(str, cols))
+    if "\n" in line or line.count("\t") != len(cols) - 1:  # (tabs and newlines are not
+        # among what terminal_safe shows: a column's own become spaces)
+        line = "\t".join(str(c).replace("\t", " ").replace("\n", " ") for c in cols)
     return terminal_safe(line) + "\n"
 
 
