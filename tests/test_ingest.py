@@ -179,14 +179,14 @@ def test_records_of_finished_documents_are_parked_and_come_back_whole(tmp_librar
                                                                        abstracts):  # fmt: skip
     """Between documents a Batch holds records as JSON, not objects; the RRNCO entry of the
     second seed brings the first seed's record back to life and merges into it."""
-    from papercli.ingest import Batch, IngestReport
+    from papercli.ingest import Batch, IngestReport, Parked
     from papercli.search.index import PaperIndex
     from papercli.store.record import Source
 
     index = PaperIndex(tmp_library).open()
     report = IngestReport()
     with index.ix.searcher() as searcher:
-        batch = Batch(tmp_library, index, searcher)
+        batch = Batch(tmp_library, index, searcher, Parked())
         for doc, name in ((digest, "digest.txt"), (abstracts, "abstracts.txt")):
             for entry in doc.entries:
                 source = Source(f"sources/{name}", name, entry.line, doc.format, entry.fields())
@@ -194,7 +194,10 @@ def test_records_of_finished_documents_are_parked_and_come_back_whole(tmp_librar
             batch.park()
             assert batch.records == {}  # no live objects left between documents
         assert len(batch.parked) == 63
+        on_disk = os.fstat(batch.parked._file.fileno()).st_size  # (parked in a file)
+        assert on_disk > 63 * 500 and "iclr2026-rrnco" in batch.parked
         rrnco = batch.take("iclr2026-rrnco")
+        assert "iclr2026-rrnco" not in batch.parked
     assert report.merged == ["iclr2026-rrnco"] and len(report.new) == 63
     assert rrnco.title and rrnco.summary_zh and rrnco.abstract  # both sources' fields
     assert [s.name for s in rrnco.sources] == ["digest.txt", "abstracts.txt"]
