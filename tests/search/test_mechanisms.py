@@ -150,3 +150,30 @@ def test_field_lengths_are_read_once_a_field_and_agree_with_whoosh(seeded_librar
                     ours = perdoc.doc_field_length(docnum, name)
                     assert ours == W3PerDocReader.doc_field_length(perdoc, docnum, name)
             assert set(perdoc._length_bytes) >= {"title", "abstract", "summary"}
+
+
+def test_an_unlimited_listing_gives_its_best_hits_before_ranking_every_match(seeded_library):
+    """The first line of ``search WORD | head -1`` must not wait for Whoosh to score and
+    rank every match: the best ``FIRST`` come from a top-N search, the rest after it, each
+    match once."""
+    from papercli.search.index import FIRST, _ranked
+    from papercli.search.query import parse_query
+
+    index = PaperIndex(seeded_library).open()
+    with index.searcher() as searcher:
+        asked = []
+
+        class Watched:
+            def search(self, q, limit=None, sortedby=None):
+                asked.append(limit)
+                return searcher.search(q, limit=limit, sortedby=sortedby)
+
+        q = parse_query(index, "optimization", None, False, {})
+        everything = [d for _s, d in searcher.search(q, limit=None).top_n]
+        assert len(everything) > FIRST
+        ranked = _ranked(Watched(), q, None, False)
+        first = next(ranked)
+        assert asked == [FIRST] and first[1] == everything[0]
+        rest = [d for _s, d in ranked]
+        assert asked == [FIRST, None]
+        assert sorted([first[1], *rest]) == sorted(everything)  # each match once

@@ -395,8 +395,7 @@ class PaperIndex:
         with contextlib.ExitStack() as stack:
             if searcher is None:
                 searcher = stack.enter_context(self.searcher())
-            results = searcher.search(q, limit=limit, sortedby="sortkey" if sort else None)
-            for score, docnum in results.top_n:
+            for score, docnum in _ranked(searcher, q, limit, sort):
                 fields = searcher.stored_fields(docnum)
                 hit = hit_from(fields, None if sort else score)
                 hit.docnum = docnum
@@ -415,6 +414,32 @@ class PaperIndex:
         found = self.run(query.And([q, query.Term("id", hit.id)]), limit=1, sort=sort,
                          fresh=False)  # fmt: skip
         return found[0] if found else None
+
+
+FIRST = 20  # hits of an unlimited listing ranked before the rest (see _ranked)
+
+
+def _ranked(searcher, q, limit: int | None, sort: bool) -> Iterator[tuple[float, int]]:
+    """(score, docnum) of *q*'s matches, best first (or by title when *sort*).
+
+    Unlimited and by score, the best ``FIRST`` come from a top-N search first: Whoosh finds
+    those without scoring every match (it skips blocks that cannot reach the top), while
+    ranking all 38,844 matches of "learning" among 100,000 papers delayed the first line
+    past the end of a whole ``--limit 20`` search (323 against 242 ms). The rest follow
+    from the full ranking, less those already given."""
+    order = "sortkey" if sort else None
+    if limit is not None or sort:
+        yield from searcher.search(q, limit=limit, sortedby=order).top_n
+        return
+    given = set()
+    for score, docnum in searcher.search(q, limit=FIRST).top_n:
+        given.add(docnum)
+        yield score, docnum
+    if len(given) < FIRST:
+        return  # (that was every match)
+    for score, docnum in searcher.search(q, limit=None).top_n:
+        if docnum not in given:
+            yield score, docnum
 
 
 def _raised_in_whoosh(exc: BaseException) -> bool:
