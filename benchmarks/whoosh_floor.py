@@ -28,8 +28,6 @@ import yaml
 
 def ours(library: str) -> int:
     """The floor with papers' own fields, analyzer and documents."""
-    from whoosh import index
-
     from papercli.search.index import PaperIndex
     from papercli.search.schema import document, make_schema
     from papercli.search.writer import POOL_MB
@@ -41,20 +39,11 @@ def ours(library: str) -> int:
         record = papers.library.load_path(Path(entry.path))
         stamp = papers.library.stamp(record.id)
         docs.append(document(record, stamp, None, papers.concepts(record)))
-    with tempfile.TemporaryDirectory(prefix="whoosh-floor-") as tmp:
-        ix = index.create_in(tmp, make_schema())
-        started = time.perf_counter()
-        writer = ix.writer(procs=2, multisegment=True, limitmb=POOL_MB)
-        for doc in docs:
-            writer.add_document(**doc)
-        writer.commit()
-        seconds = time.perf_counter() - started
-    print(json.dumps({"papers": len(docs), "seconds": seconds}))
-    return 0
+    return timed(make_schema(), docs, limitmb=POOL_MB)
 
 
 def main(library: str) -> int:
-    from whoosh import fields, index
+    from whoosh import fields
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     docs = []
@@ -74,10 +63,18 @@ def main(library: str) -> int:
         abstract=fields.TEXT(),
         summary=fields.TEXT(),
     )
+    return timed(schema, docs)
+
+
+def timed(schema, docs: list[dict], **writer_args) -> int:
+    """Index *docs* with Whoosh's two-process writer in a temporary folder; print the time
+    of adding them and committing, as one JSON line."""
+    from whoosh import index
+
     with tempfile.TemporaryDirectory(prefix="whoosh-floor-") as tmp:
         ix = index.create_in(tmp, schema)
         started = time.perf_counter()
-        writer = ix.writer(procs=2, multisegment=True)
+        writer = ix.writer(procs=2, multisegment=True, **writer_args)
         for doc in docs:
             writer.add_document(**doc)
         writer.commit()

@@ -165,14 +165,6 @@ def _clause_start(text: str, i: int) -> bool:
     return i < len(text) and text[i] in OPENING
 
 
-def _is_start(text: str, i: int, end: int) -> bool:
-    """Whether a passage may start at *i* (see ``_clause_start``), looking no further
-    than *end* ahead."""
-    if i and (text[i - 1].isspace() or text[i - 1] in CLAUSE_ENDS):
-        return True
-    return i < end and text[i] in OPENING
-
-
 def _context_start(text: str, best: int, maxcells: int) -> int:
     """Where a passage showing the match at *best* starts: some context before it, back to
     the nearest place a passage may start at least a third of the budget before the match
@@ -186,16 +178,10 @@ def _context_start(text: str, best: int, maxcells: int) -> int:
     if not text.isascii() and not text[lo:best].isascii():
         return _context_start_slowly(text, best, maxcells)
     near = best - third  # the places at or before this leave a third of context or more
-    stop = best + 1  # (a place there: after a space that ends the match's own word)
-    if lo == 0 and near >= 0:
-        return next((i for i in range(near, 0, -1) if _is_start(text, i, stop)), 0)
-    for i in range(min(near, stop), lo - 1, -1):
-        if _is_start(text, i, stop):
+    for i in range(min(near, best), lo - 1, -1):  # (0, when reached, is a place)
+        if _clause_start(text, i):
             return i
-    if lo == 0:
-        return 0
-    return next((i for i in range(max(near + 1, lo), stop + 1) if _is_start(text, i, stop)),
-                best)  # fmt: skip
+    return next((i for i in range(max(near + 1, lo), best + 1) if _clause_start(text, i)), best)
 
 
 def _context_start_slowly(text: str, best: int, maxcells: int) -> int:

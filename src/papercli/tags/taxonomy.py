@@ -103,14 +103,15 @@ class Tag:
                 continue
             for m in self.pattern(i)[1].finditer(text):
                 if excluded is None:
-                    excluded = self._excluded(text) if self.exclude or self.passing else []
+                    excluded = self._excluded(text) if self._exclusions else []
                 if not any(s <= m.start() and m.end() <= e for s, e in excluded):
                     yield m.start(), m.end()
 
     def _excluded(self, text: str, lowered: str | None = None) -> list[tuple[int, int]]:
         """(start, end) of each excluded phrase in *text*. Only the phrases the lower-cased
         text holds are searched for (a regular expression a phrase, or one for all of them,
-        took 3.6 of the 70 s of ingesting 10,000 papers; a substring test is a C loop)."""
+        took 3.6 of the 70 s of ingesting 10,000 papers; a substring test is a C loop).
+        The phrases are ASCII or Chinese, whose case-blind matches lower-casing finds."""
         lowered = text.lower() if lowered is None else lowered
         return [
             (m.start(), m.end())
@@ -121,7 +122,8 @@ class Tag:
 
     @cached_property
     def _exclusions(self) -> list[tuple[str, re.Pattern]]:
-        """Each excluded phrase lower-cased, with its pattern (compiled once)."""
+        """Each phrase of ``exclude`` and ``passing`` lower-cased, with its pattern
+        (compiled once)."""
         return [(p.lower(), re.compile(re.escape(p), re.IGNORECASE))
                 for p in self.exclude + self.passing]  # fmt: skip
 
@@ -146,7 +148,7 @@ class Tag:
             for m in (
                 _near(pattern, needle, text, lowered, reach) if windows else pattern.finditer(text)
             ):
-                if not self.exclude and not self.passing:
+                if not self._exclusions:
                     return m.group()
                 if excluded is None:
                     excluded = self._excluded(text, lowered)
