@@ -105,3 +105,14 @@ def test_a_passage_is_measured_in_terminal_cells():
     found = plain(mark(text, frozenset({"联邦", "学习"}), 40))
     assert found.startswith("联邦学习") or found.startswith("前文")
     assert len(found) <= 20  # 40 cells: 20 Chinese characters
+
+
+def test_a_word_longer_than_the_passage_is_cut_not_walked_past():
+    """An abstract that is one long run of word characters (a hash, a pasted URL without
+    its punctuation) with the match inside: the passage ends where the budget does. The
+    end used to be moved back a character at a time past the text's start, into negative
+    indices, until an IndexError."""
+    text = "muon-" + "x" * 300
+    assert plain(mark(text, frozenset({"muon"}), 60)) == text[:60]
+    text = "abc muon-" + "y" * 300
+    assert plain(mark(text, frozenset({"muon"}), 60)) == text[:60]

@@ -220,8 +220,11 @@ def _window(text: str, spans: list[tuple[int, int]], maxcells: int) -> tuple[int
         stop = max(text.rfind(mark, begin, end) for mark in "，。；！？")
         if stop > 0 and _cells(text, stop, end) <= maxcells // 4:
             end = stop + 1
-    while end < len(text) and _in_word(text[end - 1]) and _in_word(text[end]):
-        end -= 1  # a Latin word (Newton-Schulz) is not cut
+    if end < len(text) and _in_word(text[end - 1]) and _in_word(text[end]):
+        cut = end  # a Latin word (Newton-Schulz) is not cut, unless it holds the match:
+        while cut > best and _in_word(text[cut - 1]):  # then the budget cuts it (a walk
+            cut -= 1  # that did not stop at the match went past the text's start)
+        end = cut if cut > best else end
     return begin, max(end, best + 1)
 
 
