@@ -55,8 +55,9 @@ class IngestReport:
         )
 
 
-def _pack(record: Record) -> str:
-    return json.dumps(record.to_dict(), ensure_ascii=False)
+def _pack(record: Record | dict) -> str:
+    data = record.to_dict() if isinstance(record, Record) else record
+    return json.dumps(data, ensure_ascii=False)
 
 
 class Parked:
@@ -154,7 +155,7 @@ class Batch:
         fields = self.searcher.document(id=rid)
         stamp = self.library.stamp(rid)
         if fields and stamp is not None and fields.get("stamp") == stamp.as_list():
-            record = Record.from_dict(json.loads(fields["data"]), rid)
+            record = Record.from_dict(fields["data"], rid)
         else:
             record = self.library.load(rid)
         self.before[rid] = _pack(record)
@@ -342,9 +343,10 @@ def _merge(library: Library, staged: list, taxonomy: Taxonomy, progress, parked:
                         auto = auto_tags(record, taxonomy)
                         keep_keywords(record, batch.keywords.get(rid, set()) - auto)
                         apply_tags(record, auto)
-                        before, packed = batch.before.pop(rid), _pack(record)
+                        data = record.to_dict()
+                        before, packed = batch.before.pop(rid), _pack(data)
                         if before != packed and txn.save(record):
-                            writer.upsert(record, txn.stamp(rid), before is None, packed)
+                            writer.upsert(record, txn.stamp(rid), before is None, data)
                             report.written += 1
                 with progress(None, "writing the records"):  # (flushing 10,000 files: seconds)
                     txn.commit()

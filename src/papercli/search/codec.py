@@ -14,6 +14,8 @@ this module's name), so a reader always reads a segment the way it was written.
 from __future__ import annotations
 
 import os
+from bisect import bisect_right
+from collections.abc import Callable
 
 from whoosh import columns
 from whoosh.codec.whoosh3 import (
@@ -76,6 +78,27 @@ class _PerDocReader(W3PerDocReader):
         if fieldname != "_stored":
             return colfile, offset, length
         return _PRead(colfile), offset, length
+
+
+def stored_fields_reader(searcher) -> Callable[[int], dict]:
+    """docnum -> that paper's stored fields, read from its segment's column directly.
+
+    Whoosh's own way (searcher, then the reader of all segments, then the segment's) also
+    copies the fields through a check of each name against the schema, for fields removed
+    from it (ours never are: a schema change rebuilds the index): 13 µs a hit against 9 on
+    the 3,527 hits of "learning" at 10,000 papers. An index with segments of another codec
+    is read Whoosh's way."""
+    leaves = searcher.reader().leaf_readers()
+    perdocs = [getattr(reader, "_perdoc", None) for reader, _offset in leaves]
+    if not all(isinstance(perdoc, _PerDocReader) for perdoc in perdocs):
+        return searcher.stored_fields
+    offsets = [offset for _reader, offset in leaves]
+
+    def read(docnum: int) -> dict:
+        i = bisect_right(offsets, docnum) - 1
+        return perdocs[i].stored_fields(docnum - offsets[i])
+
+    return read
 
 
 class _PRead(StructFile):

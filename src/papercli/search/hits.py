@@ -61,14 +61,12 @@ class Hit:
 
 
 def hit_from(fields: dict, score: float | None = None) -> Hit:
-    """A hit from a paper's stored fields (the readings and concepts parsed only when
-    there are any: most papers have neither)."""
-    plain = fields.get("plain")
-    plain = json.loads(plain) if plain and plain != "{}" else {}
-    plain = {k: v for k, v in plain.items() if isinstance(v, str)}
-    hit = Hit(fields["id"], json.loads(fields["data"]), plain, score)
-    hit.concepts_json = fields.get("concepts") or ""
-    hit.derived = fields.get("label") or None
+    """A hit from a paper's stored fields, as unpickled: the record and its readings are
+    dicts already (decoding them from JSON was 7 of a piped hit's ~80 µs); the concepts are
+    parsed only when asked."""
+    hit = Hit(fields["id"], fields["data"], fields["plain"], score)
+    hit.concepts_json = fields["concepts"]
+    hit.derived = fields["label"] or None
     return hit
 
 
@@ -88,4 +86,4 @@ class RecordStream:
             for rid in self.ids:
                 fields = searcher.document(id=rid)
                 if fields:
-                    yield Record.from_dict(json.loads(fields["data"]), rid)
+                    yield Record.from_dict(fields["data"], rid)

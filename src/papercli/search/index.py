@@ -392,11 +392,14 @@ class PaperIndex:
         Each hit's file is checked as it is read (one ``stat``). A record edited in place is
         re-indexed there and then and shown as it is now, if it still matches; its place is
         the one its old text earned."""
+        from .codec import stored_fields_reader
+
         with contextlib.ExitStack() as stack:
             if searcher is None:
                 searcher = stack.enter_context(self.searcher())
+            stored_fields = stored_fields_reader(searcher)
             for score, docnum in _ranked(searcher, q, limit, sort):
-                fields = searcher.stored_fields(docnum)
+                fields = stored_fields(docnum)
                 hit = hit_from(fields, None if sort else score)
                 hit.docnum = docnum
                 if self.library.stamp_list(hit.id) != fields["stamp"]:

@@ -16,13 +16,14 @@ from ..store.record import Record
 from ..text import strip_controls
 from ..text.latex import latex_to_text
 
-SCHEMA_VERSION = 19  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
+SCHEMA_VERSION = 20  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
 # 11: the glossary's concepts; 12: one spelling (NFKC, Simplified Chinese, American English)
 # 13: Porter2, with the -ize family and -tion nouns kept apart; 14: the concepts' words stored
 # 15: the authors' keywords (from OpenReview); 16: "generalized" stemmed apart
 # 17: Traditional Chinese converted by OpenCC's character table
 # 18: "transformer", "explainability", "interpretability" stemmed apart
 # 19: stored fields uncompressed (codec.PapersCodec), an untitled paper's label stored
+# 20: the record and its readings stored as dicts (in the stored fields' one pickle), not JSON
 CONCEPT_BOOST = 0.2  # a paper found only through the glossary ranks below a literal match
 
 
@@ -56,7 +57,7 @@ def make_schema():
         facets=fields.KEYWORD(commas=True),  # "venue:ICLR,year:2026,…" for papers stats
         sortkey=fields.ID(sortable=True),
         stamp=fields.STORED,
-        data=fields.STORED,
+        data=fields.STORED,  # the record (Record.to_dict()): a hit is one unpickling
         plain=fields.STORED,  # the texts' plain readings, where LaTeX made them differ
         concepts=fields.STORED,  # concept -> the words of the paper that speak of it
         label=fields.STORED,  # an untitled paper's derived label (a listing line needs it)
@@ -64,7 +65,7 @@ def make_schema():
 
 
 def document(
-    record: Record, stamp: Stamp, data: str | None = None, concepts: dict | None = None
+    record: Record, stamp: Stamp, data: dict | None = None, concepts: dict | None = None
 ) -> dict:
     """The index document for *record*: analysed text plus the stored record itself, and
     the *concepts* of the glossary its text speaks of (id -> the words that do: a paper
@@ -96,8 +97,8 @@ def document(
         "facets": ",".join(v.replace(",", " ") for v in facets(record)),
         "sortkey": record.label.casefold(),
         "stamp": stamp.as_list(),
-        "data": data or json.dumps(record.to_dict(), ensure_ascii=False),
-        "plain": json.dumps(readings(record), ensure_ascii=False),
+        "data": record.to_dict() if data is None else data,
+        "plain": readings(record),
         "label": "" if record.title else record.label,
     }
 

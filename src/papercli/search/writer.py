@@ -8,7 +8,6 @@ In: records just saved (with their files' stamps), and ids removed. Out: the ind
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 from collections import Counter
 from collections.abc import Iterator
@@ -42,10 +41,10 @@ class Writer:
         self._searcher = None  # reads the versions being replaced
 
     def upsert(
-        self, record: Record, stamp: Stamp, known_new: bool = False, data: str | None = None
+        self, record: Record, stamp: Stamp, known_new: bool = False, data: dict | None = None
     ) -> None:
         """Index *record* (replacing its old version unless *known_new*: then it is added
-        without a lookup). *data*: the record as JSON, when the caller has it already."""
+        without a lookup). *data*: ``record.to_dict()``, when the caller has it already."""
         name = f"{record.id}.yaml"
         self.stamps[name] = stamp.as_list()
         self.index.invalid.pop(name, None)
@@ -68,7 +67,7 @@ class Writer:
         fields = self._searcher.document(id=rid)
         if not fields:
             return Counter()
-        return words_of(Record.from_dict(json.loads(fields["data"]), rid))
+        return words_of(Record.from_dict(fields["data"], rid))
 
     def _count(self, old: Counter, new: Counter) -> None:
         if old == new:
