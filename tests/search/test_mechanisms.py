@@ -179,28 +179,56 @@ def test_field_lengths_are_read_once_a_field_and_agree_with_whoosh(seeded_librar
             assert set(perdoc._length_bytes) >= {"title", "abstract", "summary"}
 
 
-def test_an_unlimited_listing_gives_its_best_hits_before_ranking_every_match(seeded_library):
+def _watched(searcher, asked: list):
+    """*searcher*, noting the limit of each search asked of it."""
+
+    class Watched:
+        def search(self, q, limit=None, sortedby=None):
+            asked.append(limit)
+            return searcher.search(q, limit=limit, sortedby=sortedby)
+
+        def reader(self):
+            return searcher.reader()
+
+    return Watched()
+
+
+def test_an_unlimited_listing_gives_its_best_hits_before_ranking_every_match(
+    seeded_library, monkeypatch
+):
     """The first line of ``search WORD | head -1`` must not wait for Whoosh to score and
-    rank every match: the best ``FIRST`` come from a top-N search, the rest after it, each
-    match once."""
+    rank every match, when there are many: the best ``FIRST`` come from a top-N search,
+    the rest after it, each match once."""
+    from papercli.search import index as index_module
     from papercli.search.index import FIRST, _ranked
     from papercli.search.query import parse_query
 
+    monkeypatch.setattr(index_module, "MANY", 10)  # (the 63 papers' "many")
     index = PaperIndex(seeded_library).open()
     with index.searcher() as searcher:
         asked = []
-
-        class Watched:
-            def search(self, q, limit=None, sortedby=None):
-                asked.append(limit)
-                return searcher.search(q, limit=limit, sortedby=sortedby)
-
         q = parse_query(index, "optimization", None, False, {})
         everything = [d for _s, d in searcher.search(q, limit=None).top_n]
         assert len(everything) > FIRST
-        ranked = _ranked(Watched(), q, None, False)
+        ranked = _ranked(_watched(searcher, asked), q, None, False)
         first = next(ranked)
         assert asked == [FIRST] and first[1] == everything[0]
         rest = [d for _s, d in ranked]
         assert asked == [FIRST, None]
         assert sorted([first[1], *rest]) == sorted(everything)  # each match once
+
+
+def test_a_listing_of_few_matches_ranks_them_once(seeded_library):
+    """Below ``MANY`` matches the top-N search skips next to nothing, and would only be
+    done again by the full ranking: an unlimited listing is one search."""
+    from papercli.search.index import MANY, _ranked
+    from papercli.search.query import parse_query
+
+    index = PaperIndex(seeded_library).open()
+    with index.searcher() as searcher:
+        asked = []
+        q = parse_query(index, "optimization", None, False, {})
+        assert q.estimate_size(searcher.reader()) < MANY
+        ranked = list(_ranked(_watched(searcher, asked), q, None, False))
+        assert asked == [None]
+        assert ranked == list(searcher.search(q, limit=None).top_n)
