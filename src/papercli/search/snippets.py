@@ -139,6 +139,8 @@ def _cells(text: str, begin: int, end: int) -> int:
     Estimated from the UTF-8 length, which costs nothing: ASCII is one byte a cell, Chinese
     three bytes for two cells. (A regular expression for the wide characters takes ~5 ms to
     compile, a search's whole query time; the exact widths are the table layout's job.)"""
+    if text.isascii():  # (a flag of the string: no scan)
+        return end - begin
     piece = text[begin:end]
     return (len(piece) + len(piece.encode("utf-8", "surrogatepass"))) // 2
 
@@ -146,6 +148,8 @@ def _cells(text: str, begin: int, end: int) -> int:
 def _reach(text: str, begin: int, maxcells: int) -> int:
     """The furthest end such that ``text[begin:end]`` takes at most *maxcells* cells."""
     end = min(len(text), begin + maxcells)
+    if text.isascii():
+        return end
     while (excess := _cells(text, begin, end) - maxcells) > 0:
         end -= (excess + 1) // 2  # each character removed frees one or two cells
     return end
