@@ -77,7 +77,10 @@ RG_COMMANDS = [
 # Runs a command in a fresh child and reports its wall time, the rusage of its process tree
 # (ru_maxrss of RUSAGE_CHILDREN: the peak RSS of the largest process) and the peak of the
 # tree's summed RSS and CPU time, sampled from /proc every 0.2 s (ingest indexes in worker
-# processes started by a fork server, whose rusage never reaches ours).
+# processes started by a fork server, whose rusage never reaches ours). The summed RSS
+# counts a page shared by several processes (the fork server's imports, in each worker)
+# once for each; the summed PSS (proportional set size: a shared page split among its
+# sharers) is the memory the processes take together, and is reported beside it.
 _RUSAGE_CHILD = """
 import json, os, resource, subprocess, sys, threading, time
 def tree(pid):
@@ -95,6 +98,15 @@ def rss(pid):
             return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError):
         return 0
+def pss(pid):
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return 0
 def cpu(pid):
     try:
         with open(f"/proc/{pid}/stat") as f:
@@ -104,12 +116,13 @@ def cpu(pid):
         return 0.0
 t = time.perf_counter()
 p = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-peak = [0]
+peak = [0, 0]  # summed RSS, summed PSS
 cpus = {}  # pid -> CPU seconds last seen (a fork server's children are not our waited ones)
 def sample():
     while p.poll() is None:
         pids = tree(p.pid)
         peak[0] = max(peak[0], sum(rss(q) for q in pids))
+        peak[1] = max(peak[1], sum(pss(q) for q in pids))
         for q in pids:
             cpus[q] = max(cpus.get(q, 0.0), cpu(q))
         time.sleep(0.2)
@@ -120,7 +133,8 @@ wall = time.perf_counter() - t
 sampler.join()
 ru = resource.getrusage(resource.RUSAGE_CHILDREN)
 json.dump({"wall": wall, "rc": p.returncode, "maxrss_kb": ru.ru_maxrss, "user": ru.ru_utime,
-           "sys": ru.ru_stime, "tree_peak": peak[0], "tree_cpu": sum(cpus.values()),
+           "sys": ru.ru_stime, "tree_peak": peak[0], "tree_pss": peak[1],
+           "tree_cpu": sum(cpus.values()),
            "stdout": stdout.decode("utf-8", "replace"),
            "stderr": stderr.decode("utf-8", "replace")}, sys.stdout)
 """
@@ -251,7 +265,8 @@ def measure_increment(size, args, tools, workdir: Path, library: Path, env) -> R
         hits=summary.split(": ", 1)[-1].split(",")[0],
         note=(
             f"peak RSS {fmt_mib(ing['maxrss_kb'] * 1024)} (largest process), "
-            f"{fmt_mib(ing['tree_peak'])} (all); {summary.split(': ', 1)[-1]}"
+            f"{fmt_mib(ing['tree_peak'])} (all; PSS {fmt_mib(ing['tree_pss'])}); "
+            f"{summary.split(': ', 1)[-1]}"
         ),
     )
 
@@ -378,7 +393,8 @@ def bench_size(size: int, args, tools: dict, workdir: Path) -> list[Row]:
             hits=str(new) if new >= 0 else "?",
             note=(
                 f"{manifest.papers / ing['wall']:.0f} papers/s; peak RSS {fmt_mib(rss)} "
-                f"(largest process), {fmt_mib(ing['tree_peak'])} (all processes); "
+                f"(largest process), {fmt_mib(ing['tree_peak'])} (all processes; PSS "
+                f"{fmt_mib(ing['tree_pss'])}); "
                 f"CPU {cpu:.1f} s; index {fmt_mib(index_bytes)}; "
                 f"records {fmt_mib(papers_bytes)} ({papers_files} files)"
                 + "".join(f"; **{p}**" for p in problems)
