@@ -203,6 +203,39 @@ def test_records_of_finished_documents_are_parked_and_come_back_whole(tmp_librar
     assert [s.name for s in rrnco.sources] == ["digest.txt", "abstracts.txt"]
 
 
+def test_only_keys_the_index_holds_are_remembered(seeded_library, tmp_path):
+    """An ingest remembers what the index said about an identity key it holds (a title
+    repeated 50,000 times is looked up once), but not the keys of new papers, which the
+    index does not hold: at 100,000 new papers those took ~50 MB."""
+    from papercli.ingest import Batch, IngestReport, Parked
+    from papercli.parsers import parse_file
+    from papercli.search.index import PaperIndex
+    from papercli.store.merge import entry_keys
+    from papercli.store.record import Source
+
+    page = tmp_path / "page.txt"
+    page.write_text(
+        "Cat¶\nICLR2026 · 2 篇论文解读\n\n"
+        "- A Paper Nobody Has Seen Before\n-\n新的摘要。\n\n"
+        "- RRNCO: Towards Real-World Routing with Neural Combinatorial Optimization\n"
+        "-\n又一个摘要。\n",
+        "utf-8",
+    )
+    doc, _data = parse_file(page)
+    index = PaperIndex(seeded_library).open()
+    report = IngestReport()
+    with index.ix.searcher() as searcher:
+        batch = Batch(seeded_library, index, searcher, Parked())
+        for entry in doc.entries:
+            batch.add(entry, Source("sources/page.txt", "page.txt", entry.line, doc.format,
+                                    entry.fields()), report)  # fmt: skip
+        new_keys, known_keys = (set(entry_keys(e)) for e in doc.entries)
+    assert report.merged == ["iclr2026-rrnco"] and len(report.new) == 1
+    assert not new_keys & set(batch.lookups)
+    assert batch.lookups and all(batch.lookups.values())
+    assert set(batch.lookups) <= known_keys
+
+
 def one_title(n: int, folder) -> object:
     """A digest page listing the same title *n* times, each with its own summary."""
     lines = ["Cat¶", f"ICLR2026 · {n} 篇论文解读", ""]
