@@ -2,6 +2,8 @@
 
     python benchmarks/per_hit.py [--sizes 10000] [--runs 7] [--word learning] [--keep DIR]
 
+(With ``--keep DIR``, a later run reuses the library and mirror kept there.)
+
 For each size: generate the seeded documents (``generate.py``), ingest them with one
 ``papers ingest``, and mirror the records as a papis library (one folder a paper, an
 ``info.yaml`` with title, year, tags, abstract and Chinese summary: what papis can search).
@@ -99,12 +101,15 @@ def bench(size: int, args, workdir: Path) -> list[str]:
            "XDG_DATA_HOME": str(workdir / "data")}  # fmt: skip
     env.pop("PAPERS_LIBRARY", None)
     library, docs = workdir / "library", workdir / "docs"
-    log(f"[{size}] generating and ingesting")
-    manifest = generate(size, docs, seed=2026)
-    subprocess.run([str(papers), "--library", str(library), "ingest",
-                    *(str(docs / d) for d in manifest.documents)], env=env, check=True,
-                   stdout=subprocess.DEVNULL)  # fmt: skip
-    log(f"[{size}] mirroring {mirror(library, workdir / 'papis')} records for papis")
+    if (workdir / "papis").is_dir():  # (a --keep folder of an earlier run: reused)
+        log(f"[{size}] reusing the library and its papis mirror in {workdir}")
+    else:
+        log(f"[{size}] generating and ingesting")
+        manifest = generate(size, docs, seed=2026)
+        subprocess.run([str(papers), "--library", str(library), "ingest",
+                        *(str(docs / d) for d in manifest.documents)], env=env, check=True,
+                       stdout=subprocess.DEVNULL)  # fmt: skip
+        log(f"[{size}] mirroring {mirror(library, workdir / 'papis')} records for papis")
     lib = [str(papers), "--library", str(library), "search"]
     pap = [str(papis), "-l", str(workdir / "papis"), "-s", "database-backend", "sqlite", "list",
            "--all"]  # fmt: skip

@@ -206,7 +206,7 @@ def test_records_of_finished_documents_are_parked_and_come_back_whole(tmp_librar
 def test_only_keys_the_index_holds_are_remembered(seeded_library, tmp_path):
     """An ingest remembers what the index said about an identity key it holds (a title
     repeated 50,000 times is looked up once), but not the keys of new papers, which the
-    index does not hold: at 100,000 new papers those took ~50 MB."""
+    index does not hold: their empty answers grew with the ingest."""
     from papercli.ingest import Batch, IngestReport, Parked
     from papercli.parsers import parse_file
     from papercli.search.index import PaperIndex

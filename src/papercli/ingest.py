@@ -72,7 +72,7 @@ class Parked:
         self._file = None
         self._end = 0
         self._where: dict[str, int] = {}  # id -> offset << 32 | length (one int: a tuple of
-        # two took 80 bytes more a record, ~8 MB at 100,000 papers)
+        # two took 80 bytes more a record)
 
     def __contains__(self, rid: str) -> bool:
         return rid in self._where
@@ -187,7 +187,9 @@ class Batch:
         """Ids of the indexed papers holding identity key *key*, looked up once per ingest
         (a title repeated 50,000 times read the same stored record 50,000 times). A key the
         index does not hold is not remembered: asking the index's list of terms again costs
-        little, while remembering each new paper's keys took ~50 MB at 100,000 papers."""
+        little, while an empty answer for each new paper's keys grew with the ingest (with
+        the parked records' places as ints, the ingest process's peak at 100,000 new papers
+        went from 235 to 224 MiB)."""
         if key not in self.lookups:
             if ("keys", key) not in self.reader:
                 return []
