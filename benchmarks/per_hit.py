@@ -19,12 +19,14 @@ Then cold processes, round-robin, medians of ``--runs``:
   would see it) and ``papers search WORD --limit 20``: streaming.
 
 A tool's cost per hit is (time with WORD − time with no hit) / hits. Prints one Markdown
-table; peak RSS of the piped ``papers search WORD`` in the last column.
+table; peak RSS of the piped ``papers search WORD`` (one more run, started from a small
+helper process) in the last column.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -38,6 +40,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from generate import generate
+from run import _RUSAGE_CHILD
 
 REPO = Path(__file__).resolve().parent.parent
 PAPIS_VENV = REPO / "benchmarks" / ".papis-venv"
@@ -74,23 +77,31 @@ def mirror(library: Path, folder: Path) -> int:
     return n
 
 
-def timed(argv: list[str], env: dict, first: bool = False) -> tuple[float, int, int]:
-    """(seconds, lines of output, peak RSS in KiB of that process: ``wait4``'s rusage).
-    *first*: the seconds until the first line arrives, and the reader then goes away (as
-    ``| head -1`` does, without timing a shell and ``head`` as well)."""
+def timed(argv: list[str], env: dict, first: bool = False) -> tuple[float, int]:
+    """(seconds, lines of output). *first*: the seconds until the first line arrives, and
+    the reader then goes away (as ``| head -1`` does, without timing a shell and ``head``
+    as well)."""
     start = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     if first:
         lines = int(bool(proc.stdout.readline()))
         seconds = time.perf_counter() - start
         proc.stdout.close()
-        _pid, _status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = 0
-        return seconds, lines, usage.ru_maxrss
+        proc.wait()
+        return seconds, lines
     lines = sum(chunk.count(b"\n") for chunk in iter(lambda: proc.stdout.read(65536), b""))
-    _pid, _status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = 0  # (reaped here)
-    return time.perf_counter() - start, lines, usage.ru_maxrss
+    proc.wait()
+    return time.perf_counter() - start, lines
+
+
+def peak_rss(argv: list[str], env: dict) -> int:
+    """The peak RSS (KiB) of one run of *argv*, started from a small helper process (run.py's
+    sampler). Linux keeps the largest RSS a process had across ``exec``: a command started
+    from this script, which holds the papis mirror of 100,000 records, reported this
+    script's 110 MiB as its own (``/bin/true`` started from a 200 MiB process: 210 MiB)."""
+    out = subprocess.run([sys.executable, "-c", _RUSAGE_CHILD, *argv], env=env,
+                         capture_output=True, check=True).stdout  # fmt: skip
+    return json.loads(out)["maxrss_kb"]
 
 
 def bench(size: int, args, workdir: Path) -> list[str]:
@@ -101,15 +112,18 @@ def bench(size: int, args, workdir: Path) -> list[str]:
            "XDG_DATA_HOME": str(workdir / "data")}  # fmt: skip
     env.pop("PAPERS_LIBRARY", None)
     library, docs = workdir / "library", workdir / "docs"
-    if (workdir / "papis").is_dir():  # (a --keep folder of an earlier run: reused)
+    made = workdir / ".made"  # (written once the library and its mirror are whole)
+    if made.exists():
         log(f"[{size}] reusing the library and its papis mirror in {workdir}")
     else:
+        shutil.rmtree(workdir, ignore_errors=True)
         log(f"[{size}] generating and ingesting")
         manifest = generate(size, docs, seed=2026)
         subprocess.run([str(papers), "--library", str(library), "ingest",
                         *(str(docs / d) for d in manifest.documents)], env=env, check=True,
                        stdout=subprocess.DEVNULL)  # fmt: skip
         log(f"[{size}] mirroring {mirror(library, workdir / 'papis')} records for papis")
+        made.touch()
     lib = [str(papers), "--library", str(library), "search"]
     pap = [str(papis), "-l", str(workdir / "papis"), "-s", "database-backend", "sqlite", "list",
            "--all"]  # fmt: skip
@@ -125,15 +139,13 @@ def bench(size: int, args, workdir: Path) -> list[str]:
     log(f"[{size}] warming up (papis builds its cache)")
     hits = {label: timed(argv, env, first)[1] for label, (argv, first) in commands.items()}
     times: dict[str, list[float]] = {label: [] for label in commands}
-    rss = 0
     labels = list(commands)
     for run in range(args.runs):
         for label in labels[run % len(labels) :] + labels[: run % len(labels)]:
             argv, first = commands[label]
-            seconds, _lines, peak = timed(argv, env, first)
+            seconds, _lines = timed(argv, env, first)
             times[label].append(seconds)
-            if label == labels[0]:
-                rss = max(rss, peak)
+    rss = peak_rss(commands[labels[0]][0], env)
     med = {label: statistics.median(t) for label, t in times.items()}
     rows = []
     for tool, (full, zero) in {"papers": labels[0:2], "papis": labels[2:4]}.items():
@@ -157,9 +169,7 @@ def main() -> None:
     lines = ["| papers | command | p50 | hits | note |", "|---:|---|---:|---:|---|"]
     for size in (int(s) for s in args.sizes.split(",")):
         if args.keep:
-            workdir = args.keep / str(size)
-            shutil.rmtree(workdir, ignore_errors=True)
-            lines += bench(size, args, workdir)
+            lines += bench(size, args, args.keep / str(size))
         else:
             with tempfile.TemporaryDirectory() as tmp:
                 lines += bench(size, args, Path(tmp))
