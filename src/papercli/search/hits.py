@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 @dataclass
 class Hit:
     id: str
-    data: dict  # the record as stored (JSON)
+    data: dict  # the record as stored (Record.to_dict(), unpickled with the stored fields)
     plain: dict[str, str] = field(default_factory=dict)  # readings that differ from the text
     score: float | None = None
     snippet: str | None = None  # why it matched, with marks (see ``snippets``)

@@ -212,11 +212,12 @@ def _window(text: str, spans: list[tuple[int, int]], maxcells: int) -> tuple[int
     """The stretch of at most *maxcells* terminal cells holding the most matches, starting
     at a word or clause and not ending inside a Latin word."""
     best, best_count = spans[0][0], 0
-    for start, _end in spans if len(spans) > 1 else ():  # (one match: the best)
-        reach = _reach(text, start, maxcells)
-        count = sum(1 for s, e in spans if start <= s and e <= reach)
-        if count > best_count:
-            best, best_count = start, count
+    if len(spans) > 1:  # (one match is the best)
+        for start, _end in spans:
+            reach = _reach(text, start, maxcells)
+            count = sum(1 for s, e in spans if start <= s and e <= reach)
+            if count > best_count:
+                best, best_count = start, count
     begin = _context_start(text, best, maxcells)
     end = _reach(text, begin, maxcells)
     if end < len(text) and CJK_RE.match(text, end - 1):
