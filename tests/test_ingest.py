@@ -236,6 +236,39 @@ def test_only_keys_the_index_holds_are_remembered(seeded_library, tmp_path):
     assert set(batch.lookups) <= known_keys
 
 
+def test_what_finding_a_paper_needed_is_let_go_before_indexing(tmp_library, monkeypatch):
+    """While the records are saved and indexed (when the indexing processes are at their
+    largest), the ingest process no longer holds the identity keys' owners, the index's
+    answers or the citekeys taken; finding a paper needed them, saving does not. The keys
+    it held were their hashes, not their text."""
+    import papercli.ingest as ingest_module
+    from papercli.search.index import PaperIndex
+
+    batches, held = [], []
+
+    class Watched(ingest_module.Batch):
+        def __init__(self, *args) -> None:
+            super().__init__(*args)
+            batches.append(self)
+
+        def remember(self, record, touched=False) -> None:
+            super().remember(record, touched)
+            held.append(all(isinstance(k, int) for k in self.owner))
+
+    writer = PaperIndex.writer
+
+    def watched_writer(index, *args, **kwargs):
+        (batch,) = batches
+        assert (batch.owner, batch.lookups, batch.citekeys) == ({}, {}, set())
+        return writer(index, *args, **kwargs)
+
+    monkeypatch.setattr(ingest_module, "Batch", Watched)
+    monkeypatch.setattr(PaperIndex, "writer", watched_writer)
+    report = ingest(tmp_library, SEEDS)
+    assert len(report.new) == 63 and report.merged == ["iclr2026-rrnco"]
+    assert held and all(held)
+
+
 def one_title(n: int, folder) -> object:
     """A digest page listing the same title *n* times, each with its own summary."""
     lines = ["Cat¶", f"ICLR2026 · {n} 篇论文解读", ""]

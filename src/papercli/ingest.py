@@ -117,7 +117,7 @@ class Batch:
         self.records: dict[str, Record] = {}  # records of the current document
         self.parked = parked  # records touched earlier, as JSON on disk
         self.before: dict[str, str | None] = {}  # id -> record as it was (None: new), JSON
-        self.owner: dict[str, str] = {}  # identity key -> id
+        self.owner: dict[int, str] = {}  # hash of an identity key -> id (see remember)
         self.indexed_keys: set[str] = index.citekeys()  # (may hold deleted papers' keys)
         self.citekeys: set[str] = set()  # keys of the records this ingest holds
         self.touched: dict[str, None] = {}  # ids created or merged into, in order (a set)
@@ -130,7 +130,10 @@ class Batch:
             self.touched[record.id] = None
         self.records[record.id] = record
         for key in record_keys(record):
-            self.owner.setdefault(key, record.id)
+            # (the key's hash, not its text: a title key is ~100 bytes, the hash a 32-byte
+            # int. Two keys with one 64-bit hash, odds ~1e-9 at 300,000 keys, would only make
+            # a candidate that same_paper turns down)
+            self.owner.setdefault(hash(key), record.id)
         if record.citekey:
             self.citekeys.add(record.citekey)
 
@@ -167,7 +170,7 @@ class Batch:
 
     def find(self, entry: Entry) -> Record | None:
         keys = entry_keys(entry)
-        candidates = [self.owner[k] for k in keys if k in self.owner]
+        candidates = [self.owner[h] for h in map(hash, keys) if h in self.owner]
         candidates += [rid for key in keys for rid in self.indexed(key)]
         for rid in dict.fromkeys(candidates):
             record = self.take(rid) or self._load(rid)
@@ -195,6 +198,13 @@ class Batch:
                 return []
             self.lookups[key] = self.index.find_by_keys([key], self.searcher)
         return self.lookups[key]
+
+    def merged(self) -> None:
+        """Let go of what only finding a paper needed (its keys' owners, the index's answers,
+        the citekeys taken) before the records are saved and indexed: the indexing processes
+        are at their largest then, and this one need not hold them meanwhile."""
+        self.owner, self.lookups = {}, {}
+        self.citekeys, self.indexed_keys = set(), set()
 
     def get(self, rid: str) -> Record | None:
         """The record with this id, from this batch or the library."""
@@ -338,7 +348,8 @@ def _merge(library: Library, staged: list, taxonomy: Taxonomy, progress, parked:
                     batch.park()
         # Each record is tagged, staged and indexed in one pass, and then let go: the
         # indexing processes work while this one tags and saves the next records.
-        touched = list(batch.touched)
+        batch.merged()
+        touched = batch.touched  # (in order; not changed while saving)
         with index.writer(len(touched), progress=progress) as writer:
             with library.transaction() as txn:
                 pending = {rel: at for _p, _d, _c, rel, at in staged if at != library.root / rel}
