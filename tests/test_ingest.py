@@ -82,6 +82,37 @@ def test_one_bad_document_leaves_the_library_untouched(seeded_library, tmp_path)
     assert sorted(p.name for p in seeded_library.root.rglob("*")) == before
 
 
+def test_a_bad_document_leaves_a_new_library_absent(tmp_path):
+    from papercli.store.library import Library
+
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\x00\x01binary")
+    library = Library(tmp_path / "new" / "library")
+    with pytest.raises(DocumentError, match=r"bad\.txt: looks like a binary file"):
+        ingest(library, [DIGEST, bad])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.txt"]
+
+
+def test_each_document_is_copied_once_parsed_not_held_until_the_last(tmp_library, monkeypatch):
+    """A document's bytes are staged (its copy written, pending) before the next is read:
+    holding every document's bytes until the last was parsed (80 MB at 100,000 papers)
+    left the ingest process ~50 MiB larger to its end."""
+    import papercli.ingest as ingest_module
+
+    pending_when_read = []
+    parse_file = ingest_module.parse_file
+
+    def watched(path):
+        folder = tmp_library.pending_dir()
+        pending_when_read.append(len(list(folder.iterdir())) if folder.is_dir() else 0)
+        return parse_file(path)
+
+    monkeypatch.setattr(ingest_module, "parse_file", watched)
+    report = ingest(tmp_library, SEEDS)
+    assert pending_when_read == [0, 1] and len(report.new) == 63
+    assert not tmp_library.pending_dir().exists()
+
+
 def test_warnings_name_file_and_line(tmp_library, tmp_path):
     doc = tmp_path / "cut.txt"
     doc.write_bytes(DIGEST.read_bytes()[: DIGEST.read_bytes().index(b"- When to Restart?") + 30])
