@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
+import math
 import os
 
 import pytest
@@ -50,7 +52,30 @@ def test_each_hit_is_written_and_flushed_before_the_next_is_read(index, fmt):
 
     assert write_hits(env, watched(), scores=True, fmt=fmt) == 4
     assert seen_when_asked == [0, 1, 2, 3]  # the n-th hit is read after n-1 were written
-    assert [papers(f) for f in env.stdout.flushed] == [1, 2, 3, 4]
+    assert [papers(f) for f in env.stdout.flushed] == [1, 2, 3, 4, 4]  # (and at the end)
+
+
+def test_past_the_first_lines_a_listing_is_flushed_every_so_often_not_each_line(index):
+    """A flush a line was a write call a line (2-3 us of a piped hit's ~60): past the first
+    ``FLUSH_FIRST`` lines, what was written is flushed once ``FLUSH_EVERY`` has passed
+    since the last flush, and at the end. Here each hit takes 11 ms on a made-up clock."""
+    from papercli.render import FLUSH_EVERY, FLUSH_FIRST
+
+    hit, now = search(index, "muon")[0], [0.0]
+
+    def slow_hits():
+        for _ in range(100):
+            now[0] += 0.011
+            yield hit
+
+    env = piped()
+    assert write_hits(env, slow_hits(), scores=False, fmt="ids", clock=lambda: now[0]) == 100
+    lines = [f.count("\n") for f in env.stdout.flushed]
+    assert lines[:FLUSH_FIRST] == list(range(1, FLUSH_FIRST + 1))
+    later = lines[FLUSH_FIRST:]
+    assert later[-1] == 100 and len(later) < 100 - FLUSH_FIRST
+    waits = {b - a for a, b in itertools.pairwise([FLUSH_FIRST, *later[:-1]])}
+    assert waits == {math.ceil(FLUSH_EVERY / 0.011)}  # no line held longer than that
 
 
 @pytest.mark.parametrize("query", ["muon", "no-such-word-anywhere"])

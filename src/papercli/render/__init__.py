@@ -16,6 +16,7 @@ An untitled paper's title column holds its derived label, marked ``(untitled)``.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -60,12 +61,24 @@ def hit_json(hit: Hit, scores: bool) -> dict:
     return data
 
 
-def write_hits(env: Environment, hits: Iterable[Hit], scores: bool, fmt: str) -> int:
+FLUSH_FIRST = 20  # lines flushed one by one: a screenful, and at 100k papers the best 20,
+# which come before every match is ranked
+FLUSH_EVERY = 0.05  # s: then what was written is flushed at least this often. A flush a
+# line (a write call each) cost 2-3 us of a piped hit's ~60: the 3,527 hits of `learning`
+# at 10k papers, written into `cat`, took 41-59 ms so and 29-48 ms batched (3 runs)
+
+
+def write_hits(
+    env: Environment, hits: Iterable[Hit], scores: bool, fmt: str, clock=time.monotonic
+) -> int:
     """A piped listing (*fmt*: "plain", "ids" or "json"), written hit by hit as the hits
-    are made, each line flushed: the reader (``head -1``, ``fzf``) sees the first paper
-    before the last is read, and no listing is held in memory. The JSON is one array,
-    the same bytes ``print_json`` would write for the whole list. Returns the count."""
-    out, n = env.stdout, 0
+    are made: the reader (``head -1``, ``fzf``) sees the first paper before the last is
+    read, and no listing is held in memory. The first ``FLUSH_FIRST`` lines are flushed
+    one by one; later, a line written ``FLUSH_EVERY`` seconds or more after the last flush
+    is flushed with those before it (and the stream writes whenever its buffer fills: hits
+    come steadily once the first are out). The JSON is one array, the same bytes
+    ``print_json`` would write for the whole list. Returns the count."""
+    out, n, flushed = env.stdout, 0, 0.0
     for n, hit in enumerate(hits, 1):
         if fmt == "ids":
             out.write(f"{hit.id}\n")
@@ -74,9 +87,12 @@ def write_hits(env: Environment, hits: Iterable[Hit], scores: bool, fmt: str) ->
             out.write(("[\n" if n == 1 else ",\n") + escaped_json(_indented(item)))
         else:
             out.write(_plain_line(hit, scores))
-        out.flush()
+        if n <= FLUSH_FIRST or clock() - flushed >= FLUSH_EVERY:
+            out.flush()
+            flushed = clock()
     if fmt == "json":
         out.write("\n]\n" if n else "[]\n")
+    out.flush()  # (before what the command writes next, on stderr)
     return n
 
 
