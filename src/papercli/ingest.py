@@ -130,9 +130,10 @@ class Batch:
             self.touched[record.id] = None
         self.records[record.id] = record
         for key in record_keys(record):
-            # (the key's hash, not its text: a title key is ~100 bytes, the hash a 32-byte
-            # int. Two keys with one 64-bit hash, odds ~1e-9 at 300,000 keys, would only make
-            # a candidate that same_paper turns down)
+            # (the key's hash, not its text: 177,535 keys of 39 characters on average took
+            # 22.2 MiB as text, 16.0 as hashes. Two keys with one 64-bit hash, odds ~1e-9 at
+            # 300,000 keys, would at worst leave a paper unmerged: same_paper turns down the
+            # other paper's record, and the first key to arrive keeps the hash)
             self.owner.setdefault(hash(key), record.id)
         if record.citekey:
             self.citekeys.add(record.citekey)
@@ -301,8 +302,8 @@ def ingest(
     progress: Progress = quiet,
 ) -> IngestReport:
     """Ingest documents; raise ``DocumentError``, touching nothing, if one is unusable."""
-    # Every document is parsed before anything is written; its entries are then let go
-    # (at 100,000 papers they took ~300 MB) and parsed again, one document at a time, from
+    # Every document is parsed before anything reaches the library; its entries are then let
+    # go (at 100,000 papers they took ~300 MB) and parsed again, one document at a time, from
     # its copy while merging. The copy is staged as soon as the document is parsed: all
     # documents' bytes held until the last was parsed (80 MB at 100,000 papers) left the
     # ingest process ~50 MiB larger to its end. Copies wait in sources/.pending-<pid>/
