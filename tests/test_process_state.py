@@ -75,6 +75,18 @@ print(json.dumps({{"before": before, "after": state(), "hits": len(hits),
     assert out["after"] == out["before"]
 
 
+def test_library_code_imports_whoosh_as_it_is():
+    """Only the command line imports Whoosh without the modules it never uses: library
+    code plants nothing in sys.modules, even for a moment."""
+    out = run(r"""
+import functools, json
+import papercli.search.analysis, papercli.search.index, papercli.search.query
+import whoosh.reading
+print(json.dumps({"stand-in": whoosh.reading.cached_property is functools.cached_property}))
+""")
+    assert out == {"stand-in": False}
+
+
 def test_after_a_command_other_code_gets_the_real_modules(seeded_library):
     """Whoosh is imported without urllib.request, asyncio and its morphology tables, yet
     nothing planted stays where other code (an HTTP client, Whoosh's Variations) looks."""

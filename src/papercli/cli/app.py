@@ -5,6 +5,7 @@ In: the command line. Out: a call to a plain function (``ingest``, ``query``, ``
 ``tagging``, ``doctor``), whose result a ``render`` function prints.
 """
 
+import functools
 import inspect
 import os
 import sys
@@ -25,6 +26,7 @@ from ..errors import (
     Terminated,
     UsageError,
 )
+from . import lean_whoosh
 
 HELP = """A local, searchable index of the paper digests you collect (English and Chinese).
 
@@ -308,11 +310,21 @@ def help_text(doc: str | None, rich: bool | None = None) -> str:
     return "\n\n".join(out)
 
 
-def command(name: str | None = None, *, short_help: str):
-    """Register a command, its help made from its docstring (see ``help_text``)."""
+def command(name: str | None = None, *, short_help: str, index: bool = True):
+    """Register a command, its help made from its docstring (see ``help_text``). A command
+    that may read the *index* imports Whoosh lean (``lean_whoosh``) when it starts: its
+    ``--help`` does not import Whoosh at all, and library code never plants modules."""
 
     def register(func):
-        app.command(name, short_help=short_help, help=help_text(func.__doc__))(func)
+        run = func
+        if index:
+
+            @functools.wraps(func)
+            def run(*args, **kwargs):
+                lean_whoosh.load()
+                return func(*args, **kwargs)
+
+        app.command(name, short_help=short_help, help=help_text(func.__doc__))(run)
         return func
 
     return register
@@ -363,6 +375,7 @@ YearOpt = Annotated[int | None, typer.Option("--year", help="Only papers of this
 def _tags_for_completion(ctx: typer.Context, incomplete: str) -> list[str]:
     from .completion import complete_tags
 
+    lean_whoosh.load()
     return complete_tags(ctx, incomplete)
 
 

@@ -7,7 +7,7 @@ import typer
 from .app import Session, command
 
 
-@command("config", short_help="Show the effective settings and where each came from.")
+@command("config", short_help="Show the effective settings and where each came from.", index=False)
 def config_(
     ctx: typer.Context,
     json: Annotated[

@@ -3,7 +3,6 @@
 In: records (each indexed as it is saved). Out: hits, each with its stored record, score
 and a snippet showing why it matched.
 
-    engine.py      importing Whoosh without the modules it does not need
     analysis.py    the bilingual analyzer (tokenizers and filters composed with |)
     schema.py      the index's fields, and the document indexed for a record
     index.py       opening the index and keeping it in step with the records

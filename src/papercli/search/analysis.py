@@ -27,21 +27,11 @@ from __future__ import annotations
 
 import re
 
+from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
+from whoosh.lang.porter2 import stem
+
 from ..text import CJK_CLASS, CJK_RE, STOP_WORDS
 from ..text.variants import american, normalize
-from . import engine
-
-engine.load()  # Whoosh without the modules it never uses here (see engine)
-
-# isort: split
-from whoosh.analysis import (  # noqa: E402  (after engine.load)
-    Filter,
-    LowercaseFilter,
-    RegexTokenizer,
-    StemFilter,
-    StopFilter,
-)
-from whoosh.lang.porter2 import stem  # noqa: E402
 
 # A Chinese/Japanese/Korean run, the nabla sign, or a run of other word characters.
 TOKEN_PATTERN = rf"[{CJK_CLASS}]+|∇|(?:(?![{CJK_CLASS}])\w)+"

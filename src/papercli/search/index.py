@@ -29,7 +29,7 @@ from ..progress import Progress, quiet
 from ..store.files import Stamp
 from ..store.library import Library
 from ..store.record import Record
-from . import engine, state
+from . import state
 from .glossary import COMPILED, FULL, Glossary, GlossaryFiles, QueryGlossary
 from .hits import Hit, hit_from
 from .schema import SCHEMA_VERSION, make_schema
@@ -72,7 +72,6 @@ class PaperIndex:
         An index that is missing, unreadable, made by another version of papers, or whose
         files changed behind its back is rebuilt from the records, under the write lock:
         a writer at work is waited for, never overwritten."""
-        engine.load()
         saved, trouble = self._load()
         behind = refresh and saved.get("papers_dir") != self.library.papers_dir_stamp()
         if (trouble or behind) and not self.library.writable():

@@ -1,4 +1,6 @@
-"""Importing Whoosh without the three modules it imports and never uses here.
+"""The ``papers`` program imports Whoosh without the three modules it imports and never
+uses here. Only the command line calls ``load()`` (when a command starts): library code
+imports Whoosh as it is and never touches ``sys.modules``.
 
 ``whoosh.compat`` imports ``urllib.request`` for ``urlretrieve`` (~35 ms, pulling in
 http.client and email: papers never downloads through Whoosh), ``whoosh.reading`` imports
