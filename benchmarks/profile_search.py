@@ -5,7 +5,9 @@
 Two views, each the median of several cold processes (bytecode compiled first):
 
 - imports: ``python -X importtime``, self time summed per top-level package (the
-  instrumentation inflates every figure a little; the shares are what matters);
+  instrumentation inflates every figure a little; the shares are what matters), and
+  summed again in parts: what ``import typer`` alone imports, what a lean import of
+  Whoosh adds, papers' own modules, and what else papers imports (see ``parts``);
 - the command itself: ``cProfile`` around one search, cumulative time of the steps the
   command takes after its imports (settings, opening the index, parsing the query,
   searching, snippets, printing).
@@ -36,21 +38,78 @@ STEPS = [
 ]
 
 
-def import_times(library: str, term: str, runs: int) -> dict[str, float]:
-    per_run: list[Counter] = []
+def import_times(library: str, term: str, runs: int) -> tuple[dict, dict, dict]:
+    """Median self time (ms) per top-level package, per part (``parts``), and per module
+    of papers."""
+    per_package: list[Counter] = []
+    per_part: list[Counter] = []
+    per_own: list[Counter] = []
     argv = [sys.executable, "-X", "importtime", "-m", "papercli", "--library", library]
+    typer_alone = _imported(["-c", "import typer.main"])
+    whoosh_alone = _imported(["-c", _LEAN_WHOOSH])
     for _ in range(runs):
         err = subprocess.run([*argv, "search", term], capture_output=True, text=True).stderr
-        totals: Counter = Counter()
-        for line in err.splitlines():
-            if not line.startswith("import time:") or "self [us]" in line:
-                continue
+        times = _self_times(err)
+        per_package.append(Counter())
+        for name, ms in times.items():
+            per_package[-1][name.split(".")[0]] += ms
+        per_part.append(parts(times, typer_alone, whoosh_alone))
+        per_own.append(Counter({n: ms for n, ms in times.items() if n.startswith("papercli")}))
+    return _medians(per_package), _medians(per_part), _medians(per_own)
+
+
+# The modules of Whoosh a search uses, imported as the command line imports them.
+_LEAN_WHOOSH = (
+    "from papercli.cli import lean_whoosh; lean_whoosh.load(); "
+    "import whoosh.index, whoosh.query, whoosh.qparser, whoosh.analysis, whoosh.fields, "
+    "whoosh.codec.whoosh3, whoosh.searching, whoosh.scoring"
+)
+TYPER, WHOOSH, OWN, MORE = (
+    "Typer, with what it imports (the interpreter's start-up included)",
+    "Whoosh, with what it imports beyond that",
+    "papers' own modules",
+    "what papers imports beyond Typer and Whoosh",
+)
+
+
+def parts(times: dict[str, float], typer_alone: set, whoosh_alone: set) -> Counter:
+    """The search's import time in four parts: every module ``import typer`` alone
+    imports is Typer's (``inspect``, ``pathlib``, ``enum``: papers would import some of them
+    anyway); of the rest, every module a lean import of Whoosh imports is Whoosh's; then
+    papers' own modules; then the rest (``platformdirs``, ``breame``, ``json``, …)."""
+    out: Counter = Counter()
+    for name, ms in times.items():
+        if name in typer_alone:
+            out[TYPER] += ms
+        elif name in whoosh_alone:
+            out[WHOOSH] += ms
+        elif name.split(".")[0] == "papercli":
+            out[OWN] += ms
+        else:
+            out[MORE] += ms
+    return out
+
+
+def _imported(args: list[str]) -> set[str]:
+    env = {**os.environ, "TYPER_USE_RICH": "0"}  # (as a piped search runs)
+    run = subprocess.run([sys.executable, "-X", "importtime", *args], capture_output=True,
+                         text=True, env=env)  # fmt: skip
+    return set(_self_times(run.stderr))
+
+
+def _self_times(importtime: str) -> dict[str, float]:
+    """Module -> self time in ms, from ``-X importtime``'s report."""
+    out = {}
+    for line in importtime.splitlines():
+        if line.startswith("import time:") and "self [us]" not in line:
             self_us, _cumulative, name = line[len("import time:") :].split("|")
-            top = name.strip().split(".")[0]
-            totals[top] += int(self_us) / 1000
-        per_run.append(totals)
-    names = set().union(*per_run)
-    return {n: statistics.median(r.get(n, 0.0) for r in per_run) for n in names}
+            out[name.strip()] = int(self_us) / 1000
+    return out
+
+
+def _medians(runs: list[Counter]) -> dict[str, float]:
+    names = set().union(*runs)
+    return {n: statistics.median(r.get(n, 0.0) for r in runs) for n in names}
 
 
 _PROFILE_CHILD = """
@@ -106,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         capture_output=True,
         check=False,
     )
-    imports = import_times(args.library, args.term, args.runs)
+    imports, owned, own = import_times(args.library, args.term, args.runs)
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -121,6 +180,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {name} | {ms:.1f} |")
     print(f"| everything else ({len(top) - len(shown)} packages) | {rest:.1f} |")
     print(f"| **all imports** | **{sum(imports.values()):.1f}** |\n")
+    print("| imports in parts (self times) | ms |\n|---|---:|")
+    for name, ms in sorted(owned.items(), key=lambda kv: -kv[1]):
+        print(f"| {name} | {ms:.1f} |")
+    print()
+    print("| papers' own modules, the slowest (self time) | ms |\n|---|---:|")
+    for name, ms in sorted(own.items(), key=lambda kv: -kv[1])[:10]:
+        print(f"| {name} | {ms:.1f} |")
+    print()
     print("| the command's steps (cumulative, cProfile) | ms |\n|---|---:|")
     for label, ms in steps.items():
         print(f"| {label} | {ms:.1f} |")
