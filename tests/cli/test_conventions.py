@@ -32,11 +32,15 @@ def settings(result):
 def test_config_precedence_default_file_environment_flag(tmp_path, monkeypatch):
     config = tmp_path / "config.yaml"
     monkeypatch.setenv("PAPERS_CONFIG", str(config))
-    shown = settings(invoke("config"))
+    result = invoke("config")
+    assert result.stdout.splitlines()[0] == f"config file: {config} (not present)"
+    shown = settings(result)
     assert shown["limit"] == ["50 on a terminal, all when piped", "default"]
     assert shown["export_format"] == ["markdown", "default"]
     config.write_text(f"library: {tmp_path / 'from-file'}\nlimit: 7\nexport_format: bibtex\n")
-    shown = settings(invoke("config"))
+    result = invoke("config")
+    assert result.stdout.splitlines()[0] == f"config file: {config}"
+    shown = settings(result)
     assert shown["library"] == [str(tmp_path / "from-file"), f"file: {config}"]
     assert shown["limit"] == ["7", f"file: {config}"]
     monkeypatch.setenv("PAPERS_LIMIT", "3")

@@ -206,14 +206,15 @@ def print_stats(env: Environment, stats: dict[str, list[tuple[str, int]]]) -> No
             env.stdout.write(f"{section}\t{_plain(value)}\t{n}\n")
 
 
-def print_settings(env: Environment, path: str, rows: list[tuple[str, str, str]]) -> None:
-    """The config file, then each setting's value and origin (a table, or tab-separated)."""
+def print_settings(env: Environment, where: str, rows: list[tuple[str, str, str]]) -> None:
+    """*where* the config file is (a line), then each setting's value and origin (a table,
+    or tab-separated)."""
     if env.tables:
         from . import tables
 
-        tables.settings(env, path, rows)
+        tables.settings(env, where, rows)
         return
-    env.stdout.write(f"config file: {path}\n")
+    env.stdout.write(f"{_plain(where)}\n")
     for key, value, origin in rows:
         env.stdout.write(f"{key}\t{_plain(value)}\t{origin}\n")
 

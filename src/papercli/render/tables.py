@@ -218,8 +218,8 @@ def stats(env: Environment, sections: dict[str, list[tuple[str, int]]]) -> None:
     _show(env, Text(f"{sections['papers'][0][1]} papers", style="bold"), *tables)
 
 
-def settings(env: Environment, path: str, rows: list[tuple[str, str, str]]) -> None:
-    """The config file, then setting | value | where it came from."""
+def settings(env: Environment, where: str, rows: list[tuple[str, str, str]]) -> None:
+    """*where* the config file is, then setting | value | where it came from."""
     key_w = max(len(key) for key, _v, _o in rows)
     origin_w = max(6, *(cell_len(o) for _k, _v, o in rows))
     value_w = max(10, min(max(cell_len(v) for _k, v, _o in rows), env.width - key_w - origin_w - 6))
@@ -230,4 +230,4 @@ def settings(env: Environment, path: str, rows: list[tuple[str, str, str]]) -> N
     for key, value, origin in rows:
         value_lines = wrap.items([_safe(value)], value_w)
         table.add_row(key, _lines(value_lines), _lines(wrap.wrap(_safe(origin), origin_w)))
-    _show(env, _safe(path), table)
+    _show(env, _safe(where), table)
