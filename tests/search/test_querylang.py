@@ -28,6 +28,8 @@ def resolve(name):
         ('title:"vehicle routing"', 'title:"vehicle routing"'),
         ("muon NOT (adam OR sgd)", "muon NOT ( adam OR sgd )"),
         ("https://github.com/x", '"https://github.com/x"'),
+        ("doi:10.1234/abc", '"doi:10.1234/abc"'),
+        ("arXiv:2401.12345", '"arXiv:2401.12345"'),
         ("federatd~ optim*", "federatd~ optim*"),
     ],
 )

@@ -16,7 +16,7 @@
 Pasted text is text: a title pasted as it is finds its paper. Common words (of, with,
 the, …) are not indexed and are left out; ``?``, ``!``, ``&``, commas and a colon after a
 word that is not a field name (``RRNCO: Towards…``) are punctuation, not syntax; a lone
-dash is punctuation too.
+dash is punctuation too. A pasted link, DOI or arXiv id (``arXiv:2401.12345``) is text.
 
 Whoosh accepts almost any string and quietly drops what it cannot parse. A search tool
 should instead say what is wrong, so obvious mistakes (unbalanced quotes or parentheses,
@@ -116,8 +116,8 @@ def rewrite(
         m = _FIELD_RE.match(tok)
         if m and not m.group(2) and _field(m.group(1)) not in FIELDS:
             m, tok = None, m.group(1)  # `RRNCO: Towards…`: a word and a colon, not a field
-        if m and m.group(1).lower() in ("http", "https", "doi"):
-            tok = f'"{tok}"'  # a pasted link or DOI is text, not a field
+        if m and m.group(1).lower() in ("http", "https", "doi", "arxiv"):
+            tok = f'"{tok}"'  # a pasted link, DOI or arXiv id is text, not a field
         elif m and not tok.startswith('"'):
             field, value = _field(m.group(1)), m.group(2)
             if field not in FIELDS:
