@@ -93,6 +93,39 @@ def test_a_bad_document_leaves_a_new_library_absent(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.txt"]
 
 
+def test_an_ingest_interrupted_while_saving_leaves_a_new_library_absent(tmp_path, monkeypatch):
+    """Ctrl-C while a first ingest saves: its index had been made and its lock file taken;
+    neither stays, and neither does the library's folder."""
+    import papercli.ingest as ingest_module
+    from papercli.store.library import Library
+
+    def interrupted(record, taxonomy):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ingest_module, "auto_tags", interrupted)
+    library = Library(tmp_path / "new" / "library")
+    with pytest.raises(KeyboardInterrupt):
+        ingest(library, SEEDS)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_interrupted_ingest_leaves_an_existing_library_as_it_was(tmp_library, monkeypatch):
+    """The same interruption in a library that was there keeps its index and lock file."""
+    import papercli.ingest as ingest_module
+
+    ingest(tmp_library, [DIGEST])
+    before = sorted(p.relative_to(tmp_library.root) for p in tmp_library.root.rglob("*"))
+
+    def interrupted(record, taxonomy):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ingest_module, "auto_tags", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        ingest(tmp_library, SEEDS)
+    after = sorted(p.relative_to(tmp_library.root) for p in tmp_library.root.rglob("*"))
+    assert after == before and (tmp_library.root / ".lock").exists()
+
+
 def test_each_document_is_copied_once_parsed_not_held_until_the_last(tmp_library, monkeypatch):
     """A document's bytes are staged (its copy written, pending) before the next is read:
     holding every document's bytes until the last was parsed (80 MB at 100,000 papers)

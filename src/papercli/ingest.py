@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -322,9 +323,22 @@ def ingest(
         return report
     finally:
         library.clean_pending([library.pending_dir()])  # (empty unless the ingest failed)
-        for folder in [] if done else made:  # (a new library stays absent, deepest first)
-            with contextlib.suppress(OSError):
-                folder.rmdir()
+        if not done:
+            _remove_made(library, made)
+
+
+def _remove_made(library: Library, made: list[Path]) -> None:
+    """After a failed ingest, remove the folders it created, deepest first: a library it
+    created stays absent. Its index (made before saving began) and its lock file go too,
+    unless the library's folder holds anything else by then."""
+    if library.root in made and library.root.is_dir():
+        ours = {library.index_dir.name, library.lock_file.name, library.sources_dir.name}
+        if {p.name for p in library.root.iterdir()} <= ours:
+            shutil.rmtree(library.index_dir, ignore_errors=True)
+            library.lock_file.unlink(missing_ok=True)
+    for folder in made:
+        with contextlib.suppress(OSError):
+            folder.rmdir()
 
 
 def _missing(folder: Path) -> list[Path]:
