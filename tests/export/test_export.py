@@ -322,6 +322,10 @@ def test_output_is_written_atomically_and_left_alone_on_failure(seeded_library, 
         app, [*lib, "export", "muon", "-o", str(tmp_path / "no" / "such" / "dir" / "x.md")]
     )
     assert missing.exit_code == 0  # the folder is created
+    into_folder = CliRunner().invoke(app, [*lib, "export", "muon", "-o", str(folder)])
+    assert into_folder.exit_code == 2
+    assert into_folder.stderr == f"papers: {folder} is a folder: --output takes a file name\n"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != "seeded") == ["no", "out"]
 
 
 def test_markdown_links_urls_and_survives_newlines():

@@ -64,6 +64,9 @@ def export(
     fmt = fmt or session.settings["export_format"].value
     if fmt not in exporters.FORMATS:
         raise UsageError(f"unknown format {fmt!r} (choose {FORMAT_NAMES})")
+    if output is not None and output.is_dir():  # (renaming over it would fail at the end,
+        # naming the temporary file)
+        raise UsageError(f"{output} is a folder: --output takes a file name")
     words, ids = wanted_ids(list(query or []), list(paper_id or []))
     filters = session.filters(tag)
     index = session.index()
