@@ -150,6 +150,23 @@ def test_edit_command_with_a_real_editor_process(seeded_library, monkeypatch):
     assert "short_name: QZO-v2" in seeded_library.record_path("iclr2026-qzo").read_text()
 
 
+def test_edit_command_says_an_invalid_edit_once_when_it_cannot_ask(seeded_library, monkeypatch):
+    """With no terminal to ask "Edit again?" on, the problem is said once, in the error."""
+    monkeypatch.setenv("EDITOR", "sed -i s/^year:\\ 2026/year:\\ twenty/")
+    before = seeded_library.record_path("iclr2026-qzo").read_text()
+    result = CliRunner().invoke(
+        app, ["--library", str(seeded_library.root), "edit", "iclr2026-qzo"]
+    )
+    lines = result.stderr.splitlines()
+    assert result.exit_code == 2 and len(lines) == 1, result.stderr
+    assert lines[0].startswith(
+        "papers: iclr2026-qzo.yaml.year must be a whole number, not 'twenty'; not saved "
+        "(your edit is in "
+    )
+    assert seeded_library.record_path("iclr2026-qzo").read_text() == before
+    Path(lines[0].rsplit("your edit is in ", 1)[1].rstrip(")")).unlink()
+
+
 def dead_pid() -> int:
     import subprocess
 

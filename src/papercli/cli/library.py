@@ -109,8 +109,10 @@ def edit(ctx: typer.Context, paper_id: PaperArg) -> None:
     rid = q.get_paper(session.index(), paper_id).id
 
     def again(problem: str) -> bool:
+        if not sys.stdin.isatty():  # (no one to ask: the error says the problem, once)
+            return False
         session.env.say(problem)
-        return sys.stdin.isatty() and typer.confirm("Edit again?", default=True, err=True)
+        return typer.confirm("Edit again?", default=True, err=True)
 
     outcome = edit_record(library, rid, again=again)
     session.out(f"{rid}: {outcome}")
