@@ -311,6 +311,17 @@ def test_a_library_that_does_not_exist_is_an_error_and_is_not_created(tmp_path, 
     assert not missing.exists()
 
 
+@pytest.mark.parametrize("inside", [False, True])
+def test_a_file_where_a_new_library_would_go_is_an_error_not_a_failed_mkdir(tmp_path, inside):
+    afile = tmp_path / "notes.txt"
+    afile.write_text("mine\n")
+    root = afile / "lib" if inside else afile
+    result = CliRunner().invoke(app, ["--library", str(root), "ingest", str(SEEDS[0])])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"papers: cannot make a library at {root}: {afile} is a file\n"
+    assert afile.read_text() == "mine\n"
+
+
 def test_an_empty_library_says_where_it_is_and_how_to_add_papers(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()

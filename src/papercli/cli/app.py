@@ -98,6 +98,10 @@ class Session:
             raise UsageError(
                 f"no library at {library.root}: it {what}; create one with {ADD_PAPERS}"
             )
+        if create:  # (a file where the library or one of its parents should be)
+            there = next(p for p in (library.root, *library.root.parents) if p.exists())
+            if not there.is_dir():
+                raise UsageError(f"cannot make a library at {library.root}: {there} is a file")
         env = self.env
         library.on_wait = lambda: env.say(
             f"waiting for another papers command to finish writing to {library.root} …"
