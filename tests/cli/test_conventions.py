@@ -272,6 +272,17 @@ def test_show_completion_prints_the_named_shells_script(shell, marker):
     assert result.returncode == 0 and marker in result.stdout, result.stdout[:200]
 
 
+def test_show_completion_for_a_shell_it_cannot_complete_is_an_error():
+    result = subprocess.run(
+        [str(PAPERS), "--show-completion", "tcsh"], capture_output=True, text=True
+    )
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.endswith(
+        "Error: --show-completion tcsh: papers completes bash, zsh, fish and PowerShell "
+        "(powershell, pwsh)\n"
+    )
+
+
 def test_output_files_get_the_permissions_a_redirect_would(seeded_library, tmp_path):
     lib = str(seeded_library.root)
     old = os.umask(0o022)

@@ -228,9 +228,16 @@ class PapersGroup(TyperGroup):
     def parse_args(self, ctx, args: list[str]) -> list[str]:
         # `--show-completion zsh`: the shell travels in a hidden option read by the flag
         for i, arg in enumerate(args[:-1]):
-            if arg in ("--show-completion", "--install-completion") and args[i + 1] in SHELLS:
-                args = [*args[:i], f"--completion-shell={args[i + 1]}", arg, *args[i + 2 :]]
+            if arg not in ("--show-completion", "--install-completion"):
+                continue
+            shell = args[i + 1]
+            if shell in SHELLS:
+                args = [*args[:i], f"--completion-shell={shell}", arg, *args[i + 2 :]]
                 break
+            if not shell.startswith("-") and shell not in self.commands:  # (tcsh: not the
+                # detected shell's script in its place)
+                ctx.fail(f"{arg} {shell}: papers completes {', '.join(SHELLS[:3])} and "
+                         f"PowerShell ({', '.join(SHELLS[3:])})")  # fmt: skip
         return super().parse_args(ctx, args)
 
     def _main_shell_completion(self, ctx_args, prog_name, complete_var=None) -> None:
