@@ -80,6 +80,9 @@ def test_nothing_found_exits_1_with_a_message(run):
     )
     result = run("search", "zzzzqqq", "--json")
     assert (result.exit_code, result.stdout) == (1, "[]\n")
+    pasted = " ".join(f"zzq{n}word" for n in range(40))  # (a pasted passage, cut short, with
+    result = run("search", pasted)  # no 40-word "Did you mean")
+    assert result.stderr == f"papers: no paper matches {pasted[:59] + '…'!r}\n"
     result = run("list", "--tag", "muon", "--year", "1999")
     assert result.stderr == "papers: no paper to list (filters: tag muon, year 1999)\n"
 

@@ -68,3 +68,10 @@ def test_malformed_queries_are_explained(text, message):
     with pytest.raises(UsageError) as err:
         rewrite(text, resolve)
     assert str(err.value) == message
+
+
+def test_a_long_query_is_quoted_back_cut_short():
+    pasted = "muon " * 30 + '"unclosed'
+    with pytest.raises(UsageError) as err:
+        rewrite(pasted, resolve)
+    assert str(err.value) == f"unbalanced quote in {pasted[:59] + '…'!r}"

@@ -93,6 +93,7 @@ def search(
     """
     from .. import render
     from ..search import query as q
+    from ..search.querylang import SHOWN, quoted
 
     session: Session = ctx.obj
     filters = session.filters(tag, venue=venue, year=year)
@@ -106,8 +107,8 @@ def search(
         session.env.say(f"{rid} is a paper's id: papers show {rid} shows the paper itself")
     if not print_listing(session, hits, shown, scores=True, json=json, ids=ids):
         better = q.suggest(index, text)
-        hint = f". Did you mean: {better}?" if better else ""
-        raise session.nothing(f"no paper matches {text!r}{hint}", filters)
+        hint = f". Did you mean: {better}?" if better and len(better) <= SHOWN else ""
+        raise session.nothing(f"no paper matches {quoted(text)}{hint}", filters)
 
 
 @command(short_help="List the papers closest to one paper.")

@@ -51,6 +51,13 @@ _FIELD_RE = re.compile(r"^([A-Za-z_]+):(.*)$", re.S)
 _EDGE_PUNCT = "?!&,;.:'`^[]{}<>=|/\\-‐‑‒–—―−…。，、；：！？“”‘’《》"
 _INNER_SYNTAX_RE = re.compile(r"[\[\]{}^<>=']")
 _YEAR_RE = re.compile(r"^(?:(\d{4})|(\d{4})?\.\.(\d{4})?|([<>]=?)(\d{4}))$")
+SHOWN = 60  # characters of a query quoted back in a message
+
+
+def quoted(text: str) -> str:
+    """*text* quoted for a message, cut to ``SHOWN`` characters: a pasted abstract is not
+    printed back whole."""
+    return repr(text if len(text) <= SHOWN else text[: SHOWN - 1] + "…")
 
 
 def _year(value: str) -> str:
@@ -80,9 +87,9 @@ def _check_operators(tokens: list[str], text: str) -> None:
     for tok in [*tokens, None]:
         left_missing = previous is None or previous in OPERATORS or previous == "("
         if tok in OPERATORS and tok != "NOT" and left_missing:
-            raise UsageError(f"{tok} needs a word on its left in {text!r}")
+            raise UsageError(f"{tok} needs a word on its left in {quoted(text)}")
         if (tok is None or tok == ")") and previous in OPERATORS:
-            raise UsageError(f"{previous} needs a word on its right in {text!r}")
+            raise UsageError(f"{previous} needs a word on its right in {quoted(text)}")
         previous = tok
 
 
@@ -99,7 +106,7 @@ def rewrite(
     words that close), an English ``word~`` becomes those words: the index holds stems, and
     a typo is a typo of the word (federatd is one edit from federated, three from feder)."""
     if text.count('"') % 2:
-        raise UsageError(f"unbalanced quote in {text!r}")
+        raise UsageError(f"unbalanced quote in {quoted(text)}")
     # (a pasted escape sequence or control character reads as the index reads it: a space)
     tokens = _TOKEN_RE.findall(strip_controls(text))
     depth = 0
@@ -112,7 +119,7 @@ def rewrite(
         elif tok == ")":
             depth -= 1
             if depth < 0:
-                raise UsageError(f"')' without '(' in {text!r}")
+                raise UsageError(f"')' without '(' in {quoted(text)}")
         m = _FIELD_RE.match(tok)
         if m and not m.group(2) and _field(m.group(1)) not in FIELDS:
             m, tok = None, m.group(1)  # `RRNCO: Towards…`: a word and a colon, not a field
@@ -122,9 +129,11 @@ def rewrite(
             field, value = _field(m.group(1)), m.group(2)
             if field not in FIELDS:
                 names = " ".join(f"{f}:" for f in FIELDS)
-                raise UsageError(f"unknown field {m.group(1)!r} in {text!r} (fields: {names})")
+                raise UsageError(
+                    f"unknown field {m.group(1)!r} in {quoted(text)} (fields: {names})"
+                )
             if not value.strip('"'):
-                raise UsageError(f"{field}: needs a value in {text!r}")
+                raise UsageError(f"{field}: needs a value in {quoted(text)}")
             if field == "year":
                 tok = _year(value)
             elif field == "tag" and resolve_tag is not None and not value.startswith('"'):
@@ -150,14 +159,14 @@ def rewrite(
                 bridgeable.add(len(out))
         out.append(tok)
     if depth:
-        raise UsageError(f"'(' without ')' in {text!r}")
+        raise UsageError(f"'(' without ')' in {quoted(text)}")
     _check_operators(out, text)
     if not any(t not in OPERATORS and t not in "()" and t != "NOT" for t in out):
         if common:
             words = ", ".join(dict.fromkeys(common))
-            raise UsageError(f"the query {text!r} has only words too common to be indexed "
+            raise UsageError(f"the query {quoted(text)} has only words too common to be indexed "
                              f"({words})")  # fmt: skip
-        raise UsageError(f"the query {text!r} has no words to search for")
+        raise UsageError(f"the query {quoted(text)} has no words to search for")
     if bridgeable:
         out = _bridge(out, bridgeable, glossary, {} if bridges is None else bridges)
     return " ".join(out)
@@ -260,7 +269,7 @@ def parse(
     try:
         q = parser.parse(rewritten)
     except Exception as exc:  # Whoosh raises assorted types for odd input
-        raise UsageError(f"cannot understand the query {text!r}: {exc}") from None
+        raise UsageError(f"cannot understand the query {quoted(text)}: {exc}") from None
     if q is query.NullQuery:
-        raise UsageError(f"the query {text!r} has no words to search for")
+        raise UsageError(f"the query {quoted(text)} has no words to search for")
     return q
