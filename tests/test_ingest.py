@@ -93,16 +93,22 @@ def test_a_bad_document_leaves_a_new_library_absent(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.txt"]
 
 
-def test_an_ingest_interrupted_while_saving_leaves_a_new_library_absent(tmp_path, monkeypatch):
-    """Ctrl-C while a first ingest saves: its index had been made and its lock file taken;
-    neither stays, and neither does the library's folder."""
+def ctrl_c_while_saving(monkeypatch) -> None:
+    """Ctrl-C as the first record is tagged for saving (after merging, with the index open)."""
     import papercli.ingest as ingest_module
-    from papercli.store.library import Library
 
     def interrupted(record, taxonomy):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(ingest_module, "auto_tags", interrupted)
+
+
+def test_an_ingest_interrupted_while_saving_leaves_a_new_library_absent(tmp_path, monkeypatch):
+    """Ctrl-C while a first ingest saves: its index had been made and its lock file taken;
+    neither stays, and neither does the library's folder."""
+    from papercli.store.library import Library
+
+    ctrl_c_while_saving(monkeypatch)
     library = Library(tmp_path / "new" / "library")
     with pytest.raises(KeyboardInterrupt):
         ingest(library, SEEDS)
@@ -111,15 +117,9 @@ def test_an_ingest_interrupted_while_saving_leaves_a_new_library_absent(tmp_path
 
 def test_an_interrupted_ingest_leaves_an_existing_library_as_it_was(tmp_library, monkeypatch):
     """The same interruption in a library that was there keeps its index and lock file."""
-    import papercli.ingest as ingest_module
-
     ingest(tmp_library, [DIGEST])
     before = sorted(p.relative_to(tmp_library.root) for p in tmp_library.root.rglob("*"))
-
-    def interrupted(record, taxonomy):
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(ingest_module, "auto_tags", interrupted)
+    ctrl_c_while_saving(monkeypatch)
     with pytest.raises(KeyboardInterrupt):
         ingest(tmp_library, SEEDS)
     after = sorted(p.relative_to(tmp_library.root) for p in tmp_library.root.rglob("*"))

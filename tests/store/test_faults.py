@@ -141,6 +141,5 @@ def test_a_disk_that_fills_ends_the_command_in_one_line(setup, small_disk, free_
         assert heal.returncode == 2 and "it does not exist" in heal.stderr
     else:
         assert heal.returncode in (0, 1)  # (1: no records)
-    if library.exists():
         doctor = papers("--library", str(library), "doctor", check=False)
         assert doctor.returncode == 0, doctor.stdout
