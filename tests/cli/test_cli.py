@@ -195,6 +195,10 @@ def test_index_command(run):
     result = run("index")
     assert result.exit_code == 0
     assert result.stdout.startswith("index: 63 papers (")
+    again = run("index")  # (nothing to do: the index as it was, the next command too)
+    assert again.stdout == "index: 63 papers (0 added, 0 updated, 0 removed, 0 invalid)\n"
+    after = run("search", "muon")
+    assert (after.exit_code, after.stderr) == (0, "")  # (no "…: rebuilt it (63 papers)")
     rebuilt = run("index", "--rebuild")
     assert rebuilt.stdout == "index: 63 papers (63 added, 0 updated, 0 removed, 0 invalid)\n"
 

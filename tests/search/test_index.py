@@ -37,6 +37,19 @@ def test_unchanged_library_is_opened_without_reading_records(seeded_library, mon
     assert len(search(index, "muon")) == 4
 
 
+def test_an_update_that_finds_nothing_changed_keeps_the_index(seeded_library, monkeypatch):
+    """``papers index`` on an up-to-date library (nothing added, changed or removed) once
+    saved the index's state without the glossary it was made with: the next command then
+    rebuilt the whole index ("made with another glossary or taxonomy")."""
+    PaperIndex(seeded_library).open()  # first open after copying: re-stamps the files
+    report = PaperIndex(seeded_library).open(refresh=False).sync()  # as `papers index` does
+    assert (report.added, report.updated, report.removed) == (0, 0, 0)
+    forbid_reads(monkeypatch)
+    index = PaperIndex(seeded_library).open()
+    assert index.rebuilt is None
+    assert len(search(index, "muon")) == 4
+
+
 def test_record_edited_in_place_is_never_shown_stale(seeded_library, monkeypatch):
     index = PaperIndex(seeded_library).open()
     path = seeded_library.record_path("iclr2026-rrnco")

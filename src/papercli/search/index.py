@@ -220,8 +220,11 @@ class PaperIndex:
         self.invalid = {k: v for k, v in self.invalid.items() if k in seen and k not in changed_set}
         if not (full or changed or removed):
             state.write(self.dir, "stamps.json", seen)
-            saved = {"version": SCHEMA_VERSION, "papers_dir": papers_stamp,
-                     "invalid": self.invalid, "files": state.files(self.dir)}  # fmt: skip
+            # (what else the state says stays: the glossary the index was made with; without
+            # it, the next command rebuilt the whole index)
+            saved = state.read(self.dir, "state.json")
+            saved.update(version=SCHEMA_VERSION, papers_dir=papers_stamp, invalid=self.invalid,
+                         files=state.files(self.dir))  # fmt: skip
             state.write(self.dir, "state.json", saved)
             return report
         # When most records changed (a copied library has new inodes), start afresh: updating
