@@ -50,6 +50,21 @@ def test_an_update_that_finds_nothing_changed_keeps_the_index(seeded_library, mo
     assert len(search(index, "muon")) == 4
 
 
+def test_a_file_come_and_gone_in_the_papers_folder_costs_no_rebuild(seeded_library, monkeypatch):
+    """An editor's swap file, made and removed in ``papers/``, changes the folder's stamp
+    but no record: the next command syncs, finds nothing, and the one after it must not
+    rebuild the index (it did, the glossary missing from the saved state)."""
+    PaperIndex(seeded_library).open()
+    swap = seeded_library.papers_dir / ".iclr2026-qzo.yaml.swp"
+    swap.write_text("")
+    swap.unlink()
+    forbid_reads(monkeypatch)
+    for _command in range(2):
+        index = PaperIndex(seeded_library).open()
+        assert index.rebuilt is None
+        assert len(search(index, "muon")) == 4
+
+
 def test_record_edited_in_place_is_never_shown_stale(seeded_library, monkeypatch):
     index = PaperIndex(seeded_library).open()
     path = seeded_library.record_path("iclr2026-rrnco")
