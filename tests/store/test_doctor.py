@@ -4,6 +4,7 @@ saves only records that validate."""
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -165,6 +166,76 @@ def test_edit_command_says_an_invalid_edit_once_when_it_cannot_ask(seeded_librar
     )
     assert seeded_library.record_path("iclr2026-qzo").read_text() == before
     Path(lines[0].rsplit("your edit is in ", 1)[1].rstrip(")")).unlink()
+
+
+@pytest.fixture
+def scratch_dir(tmp_path, monkeypatch):
+    """Where ``edit`` makes its temporary copy (to see what it leaves behind)."""
+    folder = tmp_path / "scratch"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+def test_an_editor_that_cannot_run_is_named_and_no_copy_is_left(
+    seeded_library, monkeypatch, scratch_dir
+):
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.setenv("EDITOR", "papers-no-such-editor --wait")
+    before = seeded_library.record_path("iclr2026-qzo").read_text()
+    result = CliRunner().invoke(
+        app, ["--library", str(seeded_library.root), "edit", "iclr2026-qzo"]
+    )
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "papers: cannot run the editor 'papers-no-such-editor --wait' (No such file or "
+        "directory): set $VISUAL or $EDITOR; iclr2026-qzo.yaml is unchanged\n"
+    )
+    assert seeded_library.record_path("iclr2026-qzo").read_text() == before
+    assert list(scratch_dir.iterdir()) == []
+
+
+def _removes(path):
+    path.unlink()
+    return 0
+
+
+def _changes_then_fails(path):
+    path.write_text(path.read_text().replace("QZO", "QZO-v2"))
+    return 1
+
+
+@pytest.mark.parametrize(
+    ("editor", "message", "kept"),
+    [
+        (_removes, "the editor removed the copy it was editing; iclr2026-qzo.yaml is "
+         "unchanged", False),
+        (lambda path: 1, "the editor exited with status 1; iclr2026-qzo.yaml is unchanged",
+         False),
+        (_changes_then_fails, "the editor exited with status 1; iclr2026-qzo.yaml is "
+         "unchanged; your edit is in ", True),
+    ],
+    ids=["removes-its-file", "fails", "changes-then-fails"],
+)  # fmt: skip
+def test_a_failed_edit_keeps_the_copy_only_when_it_holds_an_edit_and_says_where(
+    seeded_library, scratch_dir, editor, message, kept
+):
+    before = seeded_library.record_path("iclr2026-qzo").read_text()
+    with pytest.raises(UsageError) as err:
+        edit_record(seeded_library, "iclr2026-qzo", editor)
+    left = list(scratch_dir.iterdir())
+    assert str(err.value) == message + (str(left[0]) if kept else "")
+    assert len(left) == kept
+    if kept:
+        assert "QZO-v2" in left[0].read_text()
+    assert seeded_library.record_path("iclr2026-qzo").read_text() == before
+
+
+def test_an_edit_saved_or_unchanged_leaves_no_copy(seeded_library, scratch_dir):
+    assert edit_record(seeded_library, "iclr2026-qzo", lambda path: 0) == "unchanged"
+    edit = fake_editor(lambda t: t.replace("short_name: QZO", "short_name: QZO-v2"))
+    assert edit_record(seeded_library, "iclr2026-qzo", edit) == "saved"
+    assert list(scratch_dir.iterdir()) == []
 
 
 def dead_pid() -> int:

@@ -5,7 +5,8 @@ the editor exits, the text is checked exactly as ``papers`` reads records; a rec
 does not validate is not saved (you may edit again, and your attempt is kept in the
 temporary file). A valid edit is written as you wrote it (papers does not reformat your
 YAML), atomically, and re-indexed. If the file changed on disk while you were editing,
-nothing is overwritten.
+nothing is overwritten. The temporary file is removed unless it holds an edit that was not
+saved, and then the error says where it is.
 """
 
 from __future__ import annotations
@@ -41,31 +42,71 @@ def edit_record(
     run_editor: Callable[[Path], int] | None = None,
     again: Callable[[str], bool] = lambda message: False,
 ) -> str:
-    """Edit one record; return what happened ("saved", "unchanged"), or raise UsageError."""
-    from ..search.index import PaperIndex
+    """Edit one record; return what happened ("saved", "unchanged"), or raise UsageError.
 
+    The temporary copy is removed, unless it holds an edit that was not saved: the error
+    then says where it is."""
     path = library.record_path(rid)
     original = path.read_bytes()
-    run_editor = run_editor or (lambda p: subprocess.call([*editor_command(), str(p)]))
     fd, name = tempfile.mkstemp(prefix=f"papers-{rid}-", suffix=".yaml")
     scratch = Path(name)
     with os.fdopen(fd, "wb") as handle:
         handle.write(original)
-    while True:
-        status = run_editor(scratch)
-        if status != 0:
-            raise UsageError(f"the editor exited with status {status}; {path.name} is unchanged")
-        edited = scratch.read_bytes()
-        if edited == original:
+    try:
+        edited = _edit(scratch, original, rid, run_editor, again)
+        if edited is None:
             scratch.unlink()
             return "unchanged"
+        _save(library, path, original, edited, scratch)
+        return "saved"
+    except BaseException:  # (a copy with an unsaved edit stays: the errors say where)
+        if _read(scratch) in (original, None):
+            scratch.unlink(missing_ok=True)
+        raise
+
+
+def _edit(scratch: Path, original: bytes, rid: str, run_editor, again) -> bytes | None:
+    """The edit made in *scratch* once it validates (None: no change), asking *again*
+    whether to edit again when it does not."""
+    name = f"{rid}.yaml"
+    command = editor_command()
+    run_editor = run_editor or (lambda p: subprocess.call([*command, str(p)]))
+    while True:
         try:
-            validate(edited.decode("utf-8"), rid, path.name)
+            status = run_editor(scratch)
+        except OSError as exc:  # (no such program, not executable)
+            raise UsageError(f"cannot run the editor {shlex.join(command)!r} "
+                             f"({exc.strerror}): set $VISUAL or $EDITOR; {name} is "
+                             "unchanged") from None  # fmt: skip
+        edited = _read(scratch)
+        if edited is None:
+            raise UsageError(f"the editor removed the copy it was editing; {name} is unchanged")
+        if status != 0:
+            kept = "" if edited == original else f"; your edit is in {scratch}"
+            raise UsageError(f"the editor exited with status {status}; {name} is unchanged"
+                             + kept)  # fmt: skip
+        if edited == original:
+            return None
+        try:
+            validate(edited.decode("utf-8"), rid, name)
         except (RecordError, UnicodeDecodeError) as exc:
             if again(str(exc)):
                 continue
             raise UsageError(f"{exc}; not saved (your edit is in {scratch})") from None
-        break
+        return edited
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def _save(library: Library, path: Path, original: bytes, edited: bytes, scratch: Path) -> None:
+    """Write *edited* over *path* unless the file changed meanwhile, and re-index it."""
+    from ..search.index import PaperIndex
+
     with library.lock():
         if path.read_bytes() != original:
             raise UsageError(
@@ -73,6 +114,5 @@ def edit_record(
                 f"(your edit is in {scratch})"
             )
         atomic_write(path, edited)
+        scratch.unlink()
         PaperIndex(library).open()  # the folder changed: the index syncs this record
-    scratch.unlink()
-    return "saved"
