@@ -87,6 +87,23 @@ def test_nothing_found_exits_1_with_a_message(run):
     assert result.stderr == "papers: no paper to list (filters: tag muon, year 1999)\n"
 
 
+def test_the_year_option_takes_what_year_takes_in_a_query(run):
+    between = run("list", "--tag", "muon", "--year", "2025..2026", "--ids")
+    assert sorted(between.stdout.split()) == sorted(MUON_LINES)
+    since = run("search", "muon", "--year", ">=2026", "--ids")
+    assert sorted(since.stdout.split()) == sorted(MUON_LINES)
+    before = run("list", "--year", "..2025")
+    assert (before.exit_code, before.stderr) == (
+        1, "papers: no paper to list (filters: year ..2025)\n")  # fmt: skip
+    backwards = run("search", "muon", "--year", "2026..2025")
+    assert (backwards.exit_code, backwards.stderr) == (
+        2, "papers: --year 2026..2025 runs backwards and matches nothing; did you mean "
+        "--year 2025..2026?\n")  # fmt: skip
+    assert run("list", "--year", "26").stderr == (
+        "papers: --year 26 is not a year; write --year 2026, --year 2025..2026 or --year >=2025\n"
+    )
+
+
 def test_list_by_tag_accepts_aliases_in_both_languages(run):
     english = run("list", "--tag", "federated-learning")
     chinese = run("list", "--tag", "联邦学习")

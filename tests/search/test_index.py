@@ -113,6 +113,21 @@ def test_invalid_record_is_skipped_with_file_and_line(seeded_library, tmp_path):
     assert len(list_papers(index, Filters())) == 62
 
 
+def test_a_record_whose_year_the_index_cannot_hold_is_skipped_not_a_crash(seeded_library, tmp_path):
+    """year: 70000 (a typo in a hand edit) made every search an internal error: Whoosh
+    refused the number."""
+    PaperIndex(seeded_library).open()
+    path = seeded_library.record_path("iclr2026-qzo")
+    edited = tmp_path / "qzo.yaml"
+    edited.write_text(path.read_text().replace("year: 2026", "year: 70000"))
+    os.replace(edited, path)  # as editors save
+    index = PaperIndex(seeded_library).open()
+    assert index.invalid["iclr2026-qzo.yaml"] == (
+        "seeded/papers/iclr2026-qzo.yaml line 6: year must be a year of four digits, not 70000"
+    )
+    assert len(search(index, "muon")) == 4
+
+
 def test_record_broken_in_place_is_dropped_when_it_would_be_shown(seeded_library):
     index = PaperIndex(seeded_library).open()
     seeded_library.record_path("iclr2026-qzo").write_text("id: [\n")  # in place

@@ -72,6 +72,26 @@ def test_filters_narrow_a_search(index):
     assert ids(search(index, "muon", filters=Filters(venue="iclr", year=2026))) == MUON
 
 
+@pytest.mark.parametrize(
+    ("years", "found"),
+    [((None, 2025), False), ((1000, 2025), False), ((None, 2026), True), ((2026, None), True),
+     ((2027, None), False), ((2025, 2026), True)],
+)  # fmt: skip
+def test_a_year_range_filter_holds_only_its_years(index, years, found):
+    """Whoosh's tiered ranges over unsigned numbers found the 2026 papers for ..2025."""
+    assert ids(search(index, "muon", filters=Filters(year=years))) == (MUON if found else set())
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [("year:..2025", False), ("year:<=2025", False), ("year:<2026", False),
+     ("year:1990..2025", False), ("year:..2026", True), ("year:>2025", True),
+     ("year:>=2027", False)],
+)  # fmt: skip
+def test_a_year_range_in_the_query_holds_only_its_years(index, query, found):
+    assert ids(search(index, f"muon {query}")) == (MUON if found else set())
+
+
 def test_empty_query_is_a_usage_error(index):
     with pytest.raises(UsageError, match="has no words to search for"):
         search(index, "   ")

@@ -67,6 +67,8 @@ def test_python_tags_are_never_constructed():
         ({"id": "../etc"}, "r.yaml: 'id' must be lower-case ASCII letters, digits and dashes"),
         ({"id": "x", "year": "2026"}, "r.yaml.year must be a whole number, not '2026'"),
         ({"id": "x", "year": True}, "r.yaml.year must be a whole number, not True"),
+        ({"id": "x", "year": 70000}, "r.yaml.year must be a year of four digits, not 70000"),
+        ({"id": "x", "year": -3}, "r.yaml.year must be a year of four digits, not -3"),
         ({"id": "x", "tags": "muon"}, "r.yaml.tags must be a list"),
         ({"id": "x", "tags": [1]}, "r.yaml.tags[0] must be text, not int"),
         ({"id": "x", "title": ["a"]}, "r.yaml.title must be text, not list"),

@@ -139,11 +139,13 @@ class Session:
         active = filters.describe() if filters else ""
         return NothingFound(what + (f" (filters: {active})" if active else ""))
 
-    def filters(self, tags=None, any_tag: bool = False, venue=None, year=None):
+    def filters(self, tags=None, any_tag: bool = False, venue=None, year: str | None = None):
         from ..search.query import Filters, resolve_tags
+        from ..search.querylang import year_bounds
 
         tags = resolve_tags(tags or (), self.taxonomy if tags else None)
-        return Filters(tags=tags, any_tag=any_tag, venue=venue, year=year)
+        years = year_bounds(year, "--year ") if year is not None else None
+        return Filters(tags=tags, any_tag=any_tag, venue=venue, year=years)
 
     def limit(self, explicit: int | None, complete: bool) -> tuple[int | None, int | None]:
         """(rows to show, hits to ask for) for a listing.
@@ -380,7 +382,15 @@ IdsOpt = Annotated[
     bool, typer.Option("--ids", help="Print only the ids, one a line (for papers export -).")
 ]
 VenueOpt = Annotated[str | None, typer.Option("--venue", help="Only papers of this venue.")]
-YearOpt = Annotated[int | None, typer.Option("--year", help="Only papers of this year.")]
+YearOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--year",
+        metavar="YEAR",
+        help="Only papers of this year, or of these: 2026, 2025..2026, 2025.., >=2025.",
+        show_default=False,
+    ),
+]
 
 
 def _tags_for_completion(ctx: typer.Context, incomplete: str) -> list[str]:

@@ -27,7 +27,11 @@ class Filters:
     tags: tuple[str, ...] = ()
     any_tag: bool = False
     venue: str | None = None
-    year: int | None = None
+    year: int | tuple[int | None, int | None] | None = None  # a year, or first and last
+
+    def __post_init__(self) -> None:
+        if isinstance(self.year, int):
+            self.year = (self.year, self.year)
 
     def describe(self) -> str:
         parts = []
@@ -36,7 +40,9 @@ class Filters:
         if self.venue:
             parts.append(f"venue {self.venue}")
         if self.year:
-            parts.append(f"year {self.year}")
+            start, end = self.year
+            span = str(start) if start == end else f"{start or ''}..{end or ''}"
+            parts.append(f"year {span}")
         return ", ".join(parts)
 
 
@@ -59,7 +65,7 @@ def _filter_query(filters: Filters):
     if filters.venue:
         parts.append(query.Term("venue", filters.venue.lower()))
     if filters.year:
-        parts.append(query.NumericRange("year", filters.year, filters.year))
+        parts.append(query.NumericRange("year", *filters.year))
     return query.And(parts) if parts else None
 
 

@@ -60,25 +60,37 @@ def quoted(text: str) -> str:
     return repr(text if len(text) <= SHOWN else text[: SHOWN - 1] + "…")
 
 
-def _year(value: str) -> str:
+def year_bounds(value: str, name: str = "year:") -> tuple[int | None, int | None]:
+    """The first and last year *value* asks for (None: no bound), written as ``year:``
+    takes it (2026, 2025..2026, 2025.., ..2026, >=2025, <2026); *name* is how the user
+    wrote it, for the message when it is none of these."""
     m = _YEAR_RE.match(value)
     if not m or value == "..":
         raise UsageError(
-            f"year:{value} is not a year; write year:2026, year:2025..2026 or year:>=2025"
+            f"{name}{value} is not a year; write {name}2026, {name}2025..2026 or {name}>=2025"
         )
     single, start, end, op, bound = m.groups()
     if single:
-        return f"year:{single}"
+        return int(single), int(single)
     if op:
-        return f"year:{op}{bound}"
-    if not start:
-        return f"year:<={end}"
-    if not end:
-        return f"year:>={start}"
-    if int(start) > int(end):
+        b = int(bound)
+        return {">=": (b, None), ">": (b + 1, None), "<=": (None, b), "<": (None, b - 1)}[op]
+    if start and end and int(start) > int(end):
         raise UsageError(
-            f"year:{value} runs backwards and matches nothing; did you mean year:{end}..{start}?"
+            f"{name}{value} runs backwards and matches nothing; did you mean {name}{end}..{start}?"
         )
+    return (int(start) if start else None), (int(end) if end else None)
+
+
+def _year(value: str) -> str:
+    """``year:`` as Whoosh's query parser reads it (``>2025`` as ``>=2026``)."""
+    start, end = year_bounds(value)
+    if start == end:
+        return f"year:{start}"
+    if end is None:
+        return f"year:>={start}"
+    if start is None:
+        return f"year:<={end}"
     return f"year:[{start} TO {end}]"
 
 

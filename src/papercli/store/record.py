@@ -219,6 +219,8 @@ class Record(Paper):
         year = data.get("year")
         if year is not None:
             year = _int(year, f"{where}.year")
+            if not 1000 <= year <= 9999:  # (what year: in a query takes; the index holds 16 bits)
+                raise RecordError(f"{where}.year must be a year of four digits, not {year}")
         edits = data.get("tag_edits") or {}
         if not isinstance(edits, dict) or set(edits) - {"added", "removed"}:
             raise RecordError(f"{where}: 'tag_edits' may only hold 'added' and 'removed' lists")
