@@ -104,6 +104,13 @@ def test_the_year_option_takes_what_year_takes_in_a_query(run):
     )
 
 
+@pytest.mark.parametrize("command", [["search", "muon"], ["list", "--tag", "muon"]])
+def test_json_and_ids_together_is_a_usage_error(run, command):
+    result = run(*command, "--json", "--ids")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == "papers: --json and --ids cannot go together: choose one\n"
+
+
 def test_list_by_tag_accepts_aliases_in_both_languages(run):
     english = run("list", "--tag", "federated-learning")
     chinese = run("list", "--tag", "联邦学习")

@@ -19,7 +19,10 @@ def print_listing(session: Session, hits, shown: int | None, scores: bool, json:
     """Hits as a table (it says when there are more), or written one by one as they come:
     tab-separated lines, ids or a JSON array. Returns how many papers were listed."""
     from .. import render
+    from ..errors import UsageError
 
+    if json and ids:
+        raise UsageError("--json and --ids cannot go together: choose one")
     env = session.env
     if json or ids or not env.tables:
         if shown is not None:
