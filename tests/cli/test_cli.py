@@ -173,6 +173,16 @@ def test_export_ids_from_stdin(run):
     assert [d["id"] for d in json.loads(result.stdout)] == ["iclr2026-qzo", "iclr2026-rrnco"]
 
 
+def test_an_export_that_selects_nothing_says_what_it_looked_for(run):
+    words = run("export", "zzqxvjk")
+    assert (words.exit_code, words.stdout) == (1, "")
+    assert words.stderr == "papers: no paper matches 'zzqxvjk'\n"
+    both = run("export", "muon", "--tag", "no-such-tag")
+    assert both.stderr == "papers: no paper matches 'muon' (filters: tag no-such-tag)\n"
+    tag = run("export", "--tag", "no-such-tag")
+    assert tag.stderr == "papers: no paper to export (filters: tag no-such-tag)\n"
+
+
 def test_export_bad_format(run):
     result = run("export", "--format", "docx")
     assert result.exit_code == 2

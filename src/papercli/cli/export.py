@@ -59,6 +59,7 @@ def export(
     from .. import export as exporters
     from ..search import query as q
     from ..search.hits import RecordStream
+    from ..search.querylang import quoted
 
     session: Session = ctx.obj
     fmt = fmt or session.settings["export_format"].value
@@ -72,7 +73,8 @@ def export(
     index = session.index()
     chosen = q.select(index, " ".join(words) or None, filters, ids, session.resolve_tag)
     if not chosen:
-        raise session.nothing("no paper to export", filters)
+        what = f" matches {quoted(' '.join(words))}" if words else " to export"
+        raise session.nothing("no paper" + what, filters)
     with session.env.progress(len(chosen), f"exporting {fmt}") as advance:
         write(session.env, exporters.chunks(fmt, RecordStream(index, chosen), advance), output)
     if output:
