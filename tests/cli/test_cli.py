@@ -154,7 +154,10 @@ def test_show_json_and_unknown_id(run):
     data = json.loads(run("show", "iclr2026-qzo", "--json").stdout)
     assert data["short_name"] == "QZO" and data["title"] is None
     result = run("show", "nope")
-    assert (result.exit_code, result.stderr) == (2, "papers: no paper with id 'nope'\n")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "papers: no paper with id or citation key 'nope'\n",
+    )
 
 
 def test_export_to_file_and_stdout(run, tmp_path):
@@ -266,7 +269,7 @@ def test_end_to_end_as_a_user_types_it(tmp_path):
     assert bib.returncode == 0 and bib.stdout.count("@inproceedings{") == 4
     missing = papers("--library", lib, "show", "iclr2026-nothing")
     assert (missing.returncode, missing.stdout) == (2, "")
-    assert missing.stderr == "papers: no paper with id 'iclr2026-nothing'\n"
+    assert missing.stderr == "papers: no paper with id or citation key 'iclr2026-nothing'\n"
     assert "Traceback" not in missing.stderr
 
 

@@ -119,8 +119,14 @@ def test_get_paper_by_id_or_unique_prefix(index):
     assert get_paper(index, "iclr2026-rrn").id == "iclr2026-rrnco"
     with pytest.raises(UsageError, match="matches several papers"):
         get_paper(index, "iclr2026-con")
-    with pytest.raises(UsageError, match="no paper with id 'nope'"):
+    with pytest.raises(UsageError, match="no paper with id or citation key 'nope'"):
         get_paper(index, "nope")
+
+
+def test_get_paper_by_its_citation_key(index):
+    """What a LaTeX document cites it as (\\cite{hiso2026}) finds the paper too."""
+    assert get_paper(index, "hiso2026").id == "iclr2026-hiso"
+    assert get_paper(index, "qzo2026").id == "iclr2026-qzo"
 
 
 def test_select_orders_by_id_and_unions_ids(index):

@@ -83,7 +83,10 @@ def test_tag_command(seeded_library):
     listed = runner.invoke(app, [*lib, "list", "--tag", "mine"])
     assert [line.split("\t")[0] for line in listed.stdout.splitlines()] == ["iclr2026-qzo"]
     bad = runner.invoke(app, [*lib, "tag", "iclr2026-qzo", "iclr2026-nope", "--add", "x"])
-    assert (bad.exit_code, bad.stderr) == (2, "papers: no paper with id 'iclr2026-nope'\n")
+    assert (bad.exit_code, bad.stderr) == (
+        2,
+        "papers: no paper with id or citation key 'iclr2026-nope'\n",
+    )
     assert "x" not in seeded_library.load("iclr2026-qzo").tags  # all or nothing
     none = runner.invoke(app, [*lib, "tag", "iclr2026-qzo"])
     assert none.stderr == "papers: say what to do: --add TAG and/or --remove TAG\n"

@@ -413,7 +413,7 @@ TagOpt = Annotated[
 ]  # fmt: skip
 PaperArg = Annotated[
     str,
-    typer.Argument(metavar="ID", help="A paper id (or a unique prefix).",
+    typer.Argument(metavar="ID", help="A paper id, a unique prefix of one, or a citation key.",
                    autocompletion=_ids_for_completion),
 ]  # fmt: skip
 

@@ -33,7 +33,7 @@ def export(
     ] = None,
     tag: TagOpt = None,
     paper_id: Annotated[
-        list[str] | None, typer.Option("--id", help="A paper id (repeatable).")
+        list[str] | None, typer.Option("--id", help="A paper id or citation key (repeatable).")
     ] = None,
     fmt: Annotated[
         str | None,

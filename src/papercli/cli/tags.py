@@ -68,8 +68,8 @@ def tag(
 
     A tag can be any alias in either language (--add 联邦学习 adds federated-learning)
     or a tag of your own (--add reading-list). A removed automatic tag stays removed.
-    Removing a tag a paper does not have is reported, and when nothing changed the exit
-    code is 1.
+    Adding a tag a paper has already changes nothing and is no error. Removing a tag a
+    paper does not have is reported, and when no paper changed the exit code is 1.
 
     \b
     Example:

@@ -67,12 +67,16 @@ def _header_only(lines: list[str]) -> str | None:
     return None
 
 
+def _folder(shown: str) -> str:
+    return f"is a folder, not a document: name the documents in it, as in {shown}/*.txt"
+
+
 def parse_file(path: Path) -> tuple[Document, bytes]:
     """Read and parse *path*; return the document and the exact bytes read."""
     shown = str(path)
     try:
         if path.is_dir():
-            raise DocumentError(shown, "is a directory, not a document")
+            raise DocumentError(shown, _folder(shown))
         size = path.stat().st_size
         if size > MAX_BYTES:
             raise DocumentError(shown, f"is {size // 2**20} MiB; documents over 64 MiB are refused")
@@ -82,5 +86,5 @@ def parse_file(path: Path) -> tuple[Document, bytes]:
     except PermissionError:
         raise DocumentError(shown, "permission denied") from None
     except IsADirectoryError:
-        raise DocumentError(shown, "is a directory, not a document") from None
+        raise DocumentError(shown, _folder(shown)) from None
     return parse_bytes(data, shown), data

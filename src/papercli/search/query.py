@@ -313,7 +313,8 @@ def stats(index: PaperIndex) -> dict[str, list[tuple[str, int]]]:
 
 
 def get_paper(index: PaperIndex, rid: str) -> Hit:
-    """One paper by id (exact, or a unique prefix)."""
+    """One paper by id (exact, or a unique prefix) or by its citation key (what a LaTeX
+    document cites it as: ``papers show hiso2026``)."""
     from whoosh import query
 
     rid = rid.strip()
@@ -321,13 +322,16 @@ def get_paper(index: PaperIndex, rid: str) -> Hit:
     if hits:
         return hits[0]
     if rid:
+        hits = index.run(query.Term("citekey", rid), limit=2)
+        if len(hits) == 1:  # (keys are unique in a library; two would be a damaged one)
+            return hits[0]
         hits = index.run(query.Prefix("id", rid), limit=3)
         if len(hits) == 1:
             return hits[0]
         if hits:
             ids = ", ".join(h.id for h in hits[:2])
             raise UsageError(f"{rid!r} matches several papers ({ids}, …); give more of the id")
-    raise UsageError(f"no paper with id {rid!r}")
+    raise UsageError(f"no paper with id or citation key {rid!r}")
 
 
 def select(
