@@ -380,6 +380,22 @@ def test_an_empty_library_says_where_it_is_and_how_to_add_papers(tmp_path):
     assert (doctor.exit_code, doctor.stdout) == (0, f"{empty}: no problems found\n")
 
 
+def test_a_folder_that_is_not_a_library_is_an_error_and_is_left_alone(tmp_path):
+    """A mistyped --library naming some other folder (a project, the home folder) was
+    searched as an empty library and left holding .index and .lock."""
+    other = tmp_path / "thesis"
+    other.mkdir()
+    (other / "thesis.tex").write_text("\\documentclass{article}\n")
+    for args in (["list"], ["search", "muon"], ["tags"], ["doctor"]):
+        result = CliRunner().invoke(app, ["--library", str(other), *args])
+        assert (result.exit_code, result.stdout) == (2, "")
+        assert result.stderr == (
+            f"papers: no library at {other}: the folder holds other files and no papers/; "
+            "--library names a library's folder\n"
+        )
+    assert sorted(p.name for p in other.iterdir()) == ["thesis.tex"]
+
+
 LATE_SIGNAL = r"""
 import os, signal, sys, time
 from papercli.cli import main

@@ -98,6 +98,11 @@ class Session:
             raise UsageError(
                 f"no library at {library.root}: it {what}; create one with {ADD_PAPERS}"
             )
+        if not create and _other_folder(library):  # (not made a library by a search in it)
+            raise UsageError(
+                f"no library at {library.root}: the folder holds other files and no papers/; "
+                "--library names a library's folder"
+            )
         if create:  # (a file where the library or one of its parents should be)
             there = next(p for p in (library.root, *library.root.parents) if p.exists())
             if not there.is_dir():
@@ -162,6 +167,17 @@ class Session:
             return None, None
         shown = self.settings["limit"].value or (TERMINAL_LIMIT if self.env.tables else None)
         return shown, (shown + 1 if shown else None)
+
+
+def _other_folder(library) -> bool:
+    """Whether the library's folder is some other folder: no ``papers/`` in it, and files
+    other than what a command leaves in an empty library (``.index``, ``.lock``). A
+    mistyped --library (the home folder, a project) would otherwise be searched as an
+    empty library and left holding an index."""
+    if library.papers_dir.is_dir():
+        return False
+    with os.scandir(library.root) as entries:
+        return any(e.name not in (".index", ".lock", "sources") for e in entries)
 
 
 # --- options every command takes ---------------------------------------------------------
