@@ -195,7 +195,9 @@ def test_encodings_and_line_endings(encoding):
 def test_missing_path_and_directory(tmp_path):
     with pytest.raises(DocumentError, match="no such file"):
         parse_file(tmp_path / "missing.txt")
-    with pytest.raises(DocumentError, match="is a directory"):
+    with pytest.raises(
+        DocumentError, match="is a folder, not a document: name the documents in it"
+    ):
         parse_file(tmp_path)
 
 
