@@ -75,7 +75,7 @@ def test_filters_narrow_a_search(index):
 @pytest.mark.parametrize(
     ("years", "found"),
     [((None, 2025), False), ((1000, 2025), False), ((None, 2026), True), ((2026, None), True),
-     ((2027, None), False), ((2025, 2026), True)],
+     ((2027, None), False), ((2025, 2026), True), ((None, -1), False), ((65536, None), False)],
 )  # fmt: skip
 def test_a_year_range_filter_holds_only_its_years(index, years, found):
     """Whoosh's tiered ranges over unsigned numbers found the 2026 papers for ..2025."""

@@ -64,8 +64,9 @@ def _filter_query(filters: Filters):
         parts.append(query.Or(terms) if filters.any_tag else query.And(terms))
     if filters.venue:
         parts.append(query.Term("venue", filters.venue.lower()))
-    if filters.year:
-        parts.append(query.NumericRange("year", *filters.year))
+    if filters.year:  # (bounds past what the field holds refused the query: --year "<0000")
+        start, end = (None if y is None else min(max(y, 0), 2**16 - 1) for y in filters.year)
+        parts.append(query.NumericRange("year", start, end))
     return query.And(parts) if parts else None
 
 
