@@ -90,6 +90,9 @@ def test_tag_command(seeded_library):
     assert "x" not in seeded_library.load("iclr2026-qzo").tags  # all or nothing
     none = runner.invoke(app, [*lib, "tag", "iclr2026-qzo"])
     assert none.stderr == "papers: say what to do: --add TAG and/or --remove TAG\n"
+    plus = runner.invoke(app, [*lib, "tag", "iclr2026-qzo", "+reading-list"])
+    assert (plus.exit_code, plus.stderr) == (
+        2, "papers: '+reading-list' is not a paper id: add the tag with --add reading-list\n")  # fmt: skip
 
 
 def test_tags_command_shows_aliases(seeded_library):

@@ -79,6 +79,9 @@ def tag(
     from ..tags.tagging import edit_tags, normalise_tag
 
     session: Session = ctx.obj
+    plus = next((p for p in paper_ids if p.startswith("+")), None)
+    if plus:  # (as some tools add tags: papers tag ID +reading-list)
+        raise UsageError(f"{plus!r} is not a paper id: add the tag with --add {plus[1:]}")
     if not add and not remove:
         raise UsageError("say what to do: --add TAG and/or --remove TAG")
     added = [normalise_tag(t, session.taxonomy) for t in add or []]
