@@ -129,6 +129,15 @@ def test_get_paper_by_its_citation_key(index):
     assert get_paper(index, "qzo2026").id == "iclr2026-qzo"
 
 
+def test_a_short_name_given_as_an_id_is_named_in_the_message(index):
+    """A short name may be shared, so it is not taken as an id; the message names its paper."""
+    with pytest.raises(UsageError) as err:
+        get_paper(index, "hiso")
+    assert str(err.value) == (
+        "no paper with id or citation key 'hiso'; hiso is the short name of iclr2026-hiso"
+    )
+
+
 def test_select_orders_by_id_and_unions_ids(index):
     assert select(index, "muon", Filters(), ids=["iclr2026-qzo"]) == sorted(MUON | {"iclr2026-qzo"})
     assert select(index, None, Filters(tags=("muon",))) == sorted(MUON)

@@ -332,7 +332,21 @@ def get_paper(index: PaperIndex, rid: str) -> Hit:
         if hits:
             ids = ", ".join(h.id for h in hits[:2])
             raise UsageError(f"{rid!r} matches several papers ({ids}, …); give more of the id")
-    raise UsageError(f"no paper with id or citation key {rid!r}")
+    named = _short_named(index, rid)
+    hint = f"; {rid} is the short name of {', '.join(named)}" if named else ""
+    raise UsageError(f"no paper with id or citation key {rid!r}{hint}")
+
+
+def _short_named(index: PaperIndex, name: str) -> list[str]:
+    """The ids of the papers whose short name is *name* (any case), for the message when
+    it was given as an id (``papers show HiSo``): a short name may be shared, an id not."""
+    from whoosh import query
+
+    words = [t.text for t in index.ix.schema["name"].analyzer(name)]
+    if not words or len(name) > 60:
+        return []
+    hits = index.run(query.And([query.Term("name", w) for w in words]), limit=4)
+    return [h.id for h in hits if (h.data.get("short_name") or "").casefold() == name.casefold()]
 
 
 def select(
