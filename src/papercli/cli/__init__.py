@@ -23,11 +23,27 @@ import signal
 import sys
 
 
+def _in_finalizer(frame) -> bool:
+    """Whether the code that ``frame`` runs was called by a ``__del__``."""
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
+
+
 def _interrupted(signum, frame) -> None:
     """The first Ctrl-C or SIGTERM interrupts the command; later ones are ignored while it
     cleans up (cancelling the indexing processes, discarding an uncommitted write)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if _in_finalizer(frame) and hasattr(signal, "setitimer"):
+        # Python prints an exception raised in a __del__ as "Exception ignored in ..." and
+        # drops it, so the command would go on and end 0 with a traceback on stderr (CI saw
+        # a SIGTERM land in Whoosh's lock's __del__). Raise it a moment later instead.
+        signal.signal(signal.SIGALRM, lambda _alarm, later: _interrupted(signum, later))
+        signal.setitimer(signal.ITIMER_REAL, 0.001)
+        return
     if signum == signal.SIGTERM:
         from ..errors import Terminated
 
@@ -60,3 +76,6 @@ def main() -> None:
         # ingest end as -15). Ignored, it changes nothing; SIGKILL still ends a stuck exit.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        if hasattr(signal, "setitimer"):  # (a signal deferred out of a __del__, above)
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, signal.SIG_IGN)
