@@ -25,6 +25,13 @@ def test_seeds_make_63_papers(tmp_library):
     assert report.written == 63
 
 
+def test_the_summary_counts_in_words_that_agree_with_their_numbers(tmp_path, tmp_library):
+    bib = tmp_path / "one.bib"
+    bib.write_text("@article{x, title={Foo}}\n", encoding="utf-8")
+    report = ingest(tmp_library, [bib])
+    assert report.summary() == "1 document, 1 entry: 1 new, 0 merged, 0 unchanged, 0 warnings"
+
+
 def test_rrnco_record_carries_title_summary_and_abstract(seeded_library):
     record = seeded_library.load("iclr2026-rrnco")
     assert record.title.startswith("RRNCO: Towards Real-World Routing")

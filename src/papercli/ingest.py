@@ -49,8 +49,9 @@ class IngestReport:
     def summary(self) -> str:
         docs = len(self.documents)
         entries = sum(d.entries for d in self.documents)
+        entry_word = "entry" if entries == 1 else "entries"
         return (
-            f"{docs} document{'s' * (docs != 1)}, {entries} entries: "
+            f"{docs} document{'s' * (docs != 1)}, {entries} {entry_word}: "
             f"{len(self.new)} new, {len(self.merged)} merged, {self.unchanged} unchanged, "
             f"{len(self.warnings)} warning{'s' * (len(self.warnings) != 1)}"
         )
