@@ -1,4 +1,6 @@
-"""Venue names: recognising ``ICLR2026`` / ``NeurIPS 2025`` in headers, and their full names."""
+"""Venue names: recognising ``ICLR2026`` / ``NeurIPS 2025`` in headers, a venue in the long
+names BibTeX files give (``Proceedings of the 40th International Conference on Machine
+Learning``), their full names, and arXiv (a preprint server, not a venue with a year)."""
 
 from __future__ import annotations
 
@@ -58,3 +60,66 @@ def full_name(venue: str | None) -> str | None:
 def find_venue_years(text: str) -> list[tuple[str, int]]:
     """Every venue+year pair mentioned in *text*, in order."""
     return [(canonical_venue(v), int(y)) for v, y in VENUE_YEAR_RE.findall(text) if _is_venue(v)]
+
+
+# Other names a known venue goes by inside longer ones (Google Scholar, DBLP, OpenReview):
+# "Thirty-seventh Conference on Neural Information Processing Systems", "Proceedings of the
+# IEEE Conference on Computer Vision and Pattern Recognition".
+_OTHER_NAMES = {
+    "NeurIPS": ["Neural Information Processing Systems"],
+    "CVPR": ["Conference on Computer Vision and Pattern Recognition"],
+    "ICCV": ["International Conference on Computer Vision"],
+    "KDD": ["Conference on Knowledge Discovery and Data Mining",
+            "Conference on Knowledge Discovery & Data Mining"],
+    "NAACL": ["North American Chapter of the Association for Computational Linguistics"],
+    "WWW": ["ACM Web Conference", "World Wide Web Conference"],
+}  # fmt: skip
+# A name inside a longer one: not inside a word, and not followed by one ("International
+# Conference on Machine Learning and Applications" is ICMLA, not ICML).
+_NAME_RES = [
+    (re.compile(r"(?<![a-z])" + re.escape(name.casefold()) + r"(?![a-z]|\s+[a-z&])"), short)
+    for short, full in FULL_NAMES.items()
+    for name in [full.removeprefix("The "), *_OTHER_NAMES.get(short, [])]
+]
+_NOT_THE_CONFERENCE_RE = re.compile(r"\b(?:workshops?|findings|companion|tiny papers)\b", re.I)
+_ACRONYM_RE = re.compile(r"\(\s*([A-Za-z]{2,12})(?:[\s'’-]*\d{2,4})?\s*\)")
+
+
+def venue_in_name(name: str) -> str | None:
+    """The known venue a long name (a BibTeX booktitle or journal) is the proceedings of,
+    by its full name or its acronym in brackets ("… Pattern Recognition (CVPR)"); None for
+    a workshop, findings or companion volume, and for a name that names no known venue."""
+    if _NOT_THE_CONFERENCE_RE.search(name):
+        return None
+    folded = name.casefold()
+    for pattern, short in _NAME_RES:
+        if pattern.search(folded):
+            return short
+    for acronym in _ACRONYM_RE.findall(name):
+        if acronym.casefold() in _CANONICAL:
+            return _CANONICAL[acronym.casefold()]
+    return None
+
+
+ARXIV = "arXiv"
+# arXiv identifiers: 2101.00001 (since 2007, 5 digits since 2015), hep-th/9901001 (before)
+ARXIV_ID = r"(?:\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?"
+ARXIV_URL_RE = re.compile(rf"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/({ARXIV_ID})",
+                          re.I)  # fmt: skip
+
+
+def is_arxiv(venue: str | None) -> bool:
+    return venue is not None and venue.casefold() == "arxiv"
+
+
+def arxiv_url(identifier: str) -> str:
+    return f"https://arxiv.org/abs/{identifier}"
+
+
+def arxiv_id(urls: list[str]) -> str | None:
+    """The arXiv identifier of the first arXiv link among *urls*."""
+    for url in urls:
+        m = ARXIV_URL_RE.match(url)
+        if m:
+            return m.group(1).removesuffix(".pdf")
+    return None

@@ -40,6 +40,21 @@ def hostile() -> Record:
     )
 
 
+def preprint() -> Record:
+    """An arXiv preprint under a DBLP citation key (as a DBLP BibTeX file gives it)."""
+    return Record(
+        id="arxiv2021-lora",
+        citekey="DBLP:journals/corr/abs-2106-09685",
+        title="LoRA: Low-Rank Adaptation of Large Language Models",
+        short_name="LoRA",
+        venue="arXiv",
+        year=2021,
+        tags=["llm"],
+        urls=["https://arxiv.org/abs/2106.09685"],
+        authors=["Hu, Edward J.", "Shen, Yelong"],
+    )
+
+
 HOSTILE_AUTHORS = ["Ada Lovelace", "Barnes and Noble Lab", "Øystein Ødegård", "Smith, J. R.",
                    "Q{uo}te % Person"]  # fmt: skip
 
@@ -151,13 +166,17 @@ def latex(tmp_path, tex, steps):
 def test_compiles_with_pdflatex_and_classic_bibtex(records, tmp_path, enriched):
     need_tools("pdflatex", "bibtex")
     records = authored(records) if enriched else records
-    (tmp_path / "lib.bib").write_text(render("bibtex", [*records, hostile()]), encoding="ascii")
+    (tmp_path / "lib.bib").write_text(render("bibtex", [*records, hostile(), preprint()]),
+                                      encoding="ascii")  # fmt: skip
     tex = "\\documentclass{article}\\begin{document}\\nocite{*}\\bibliographystyle{plain}\\bibliography{lib}\\end{document}\n"
     pdf = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "main.tex"]
     latex(tmp_path, tex, [pdf, ["bibtex", "main"], pdf, pdf])
     blg = (tmp_path / "main.blg").read_text()
     assert "error message" not in blg
-    assert (tmp_path / "main.bbl").read_text().count("\\bibitem") == len(records) + 1
+    bbl = (tmp_path / "main.bbl").read_text()
+    assert bbl.count("\\bibitem") == len(records) + 2
+    assert "\\bibitem{DBLP:journals/corr/abs-2106-09685}" in bbl
+    assert "arXiv preprint arXiv:2106.09685" in " ".join(bbl.split())
     assert (tmp_path / "main.pdf").exists()
 
 
@@ -166,7 +185,8 @@ def test_compiles_with_pdflatex_and_classic_bibtex(records, tmp_path, enriched):
 def test_compiles_with_pdflatex_biblatex_and_biber(records, tmp_path, enriched):
     need_tools("pdflatex", "biber")
     records = authored(records) if enriched else records
-    (tmp_path / "lib.bib").write_text(render("biblatex", [*records, hostile()]), encoding="utf-8")
+    (tmp_path / "lib.bib").write_text(render("biblatex", [*records, hostile(), preprint()]),
+                                      encoding="utf-8")  # fmt: skip
     tex = (
         "\\documentclass{article}\\usepackage[utf8]{inputenc}"
         "\\usepackage[backend=biber]{biblatex}\\addbibresource{lib.bib}"
@@ -175,6 +195,10 @@ def test_compiles_with_pdflatex_biblatex_and_biber(records, tmp_path, enriched):
     pdf = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "main.tex"]
     latex(tmp_path, tex, [pdf, ["biber", "main"], pdf])
     assert "ERROR" not in (tmp_path / "main.blg").read_text()
+    bbl = (tmp_path / "main.bbl").read_text()
+    entry = bbl[bbl.index("\\entry{DBLP:journals/corr/abs-2106-09685}{misc}") :]
+    entry = entry[: entry.index("\\endentry")]
+    assert "\\field{eprinttype}{arxiv}" in entry and "\\verb 2106.09685" in entry
     assert (tmp_path / "main.pdf").exists()
 
 
@@ -243,6 +267,10 @@ def test_csl_json_items(records):
     assert muon["issued"] == {"date-parts": [[2026]]}
     assert "author" not in muon and muon["annote"].startswith("首次为实际使用的 Muon 优化器")
     assert by_id["muonbp2026"]["note"] == DERIVED_NOTE
+    (lora,) = json.loads(render("csl-json", [preprint()]))
+    assert {k: lora[k] for k in ("type", "publisher", "number")} == {
+        "type": "article", "publisher": "arXiv", "number": "arXiv:2106.09685"}  # fmt: skip
+    assert "container-title" not in lora and "event-title" not in lora
     assert (
         by_id["hostile2026"]["abstract"] == "We get 5% and 7% with K tokens, really & more } { x^2."
     )
@@ -282,6 +310,25 @@ def test_export_then_ingest_gives_identical_records(seeded_template, tmp_path, f
     for path in source.papers_dir.glob("*.yaml"):
         assert (fresh.papers_dir / path.name).read_bytes() == path.read_bytes()
     assert ingest(fresh, [dump]).unchanged == 63  # and again: nothing changes
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex"])
+def test_an_arxiv_preprint_exported_as_bibtex_reads_back_as_it_was(tmp_path, fmt):
+    from papercli.ingest import ingest
+    from papercli.store.library import Library
+
+    text = render(fmt, [preprint()])
+    assert text.startswith("@misc{DBLP:journals/corr/abs-2106-09685,") and "booktitle" not in text
+    assert ("howpublished = {arXiv preprint arXiv:2106.09685}" in text) == (fmt == "bibtex")
+    assert ("eprint = {2106.09685}" in text) == (fmt == "biblatex")
+    (tmp_path / "lora.bib").write_text(text, "utf-8")
+    fresh = Library(tmp_path / "fresh")
+    report = ingest(fresh, [tmp_path / "lora.bib"])
+    assert (report.new, report.warnings) == (["arxiv2021-lora"], [])
+    got = fresh.load("arxiv2021-lora")
+    want = preprint()
+    assert (got.citekey, got.venue, got.year, got.urls, got.title, got.authors) == (
+        want.citekey, want.venue, want.year, want.urls, want.title, want.authors)  # fmt: skip
 
 
 def test_keys_are_the_same_in_any_subset(records):

@@ -109,7 +109,7 @@ MACROS = r"""@string{iclr = "International Conference on Learning Representation
   booktitle = iclr,
   year = 2026,
 }
-@inproceedings{nested, title = {Second}, booktitle = conf # " " # 2026, year = "20" # "26"}
+@inproceedings{nested, title = conf # " " # 2026, booktitle = conf, year = "20" # "26"}
 @inproceedings{monthly, title = {Third} # " (" # jan # ")", booktitle = neurips, year = 2026}
 @inproceedings{stray, title = {Fourth}, booktitle = {ICML} {2026}, year = 2026}
 """
@@ -120,7 +120,7 @@ def test_concatenations_and_macros_read_as_bibtex_reads_them():
     got = [(e.citekey, e.title, e.venue, e.year) for e in doc.entries]
     assert got == [
         ("joined", "Muon Is Scalable", "ICLR", 2026),
-        ("nested", "Second", "Proc. International Conference on Learning Representations 2026",
+        ("nested", "Proc. International Conference on Learning Representations 2026", "ICLR",
          2026),
         ("monthly", "Third (January)", None, 2026),  # not a venue named 'neurips'
         ("stray", "Fourth", None, 2026),
@@ -130,4 +130,88 @@ def test_concatenations_and_macros_read_as_bibtex_reads_them():
             "empty, as BibTeX reads it"),
         (10, "entry 'stray': booktitle holds an unexpected '{' (pieces are joined by #); the "
              "field is left out"),
+    ]  # fmt: skip
+
+
+EXPORTERS = r"""@article{kingma2014adam,
+  title={Adam: A method for stochastic optimization},
+  author={Kingma, Diederik P and Ba, Jimmy},
+  journal={arXiv preprint arXiv:1412.6980},
+  year={2014}
+}
+@misc{kingma2017adam,
+      title={Adam: A Method for Stochastic Optimization},
+      author={Diederik P. Kingma and Jimmy Ba},
+      year={2017},
+      eprint={1412.6980},
+      archivePrefix={arXiv},
+      primaryClass={cs.LG},
+      url={https://arxiv.org/abs/1412.6980},
+}
+@article{DBLP:journals/corr/abs-2106-09685,
+  title        = {LoRA: Low-Rank Adaptation of Large Language Models},
+  journal      = {CoRR},
+  volume       = {abs/2106.09685},
+  year         = {2021},
+  eprinttype    = {arXiv},
+  eprint       = {2106.09685},
+}
+@article{Hu2021LoRALA,
+  title={LoRA: Low-Rank Adaptation of Large Language Models},
+  journal={ArXiv},
+  year={2021},
+  volume={abs/2106.09685},
+}
+@inproceedings{he2016deep,
+  title={Deep residual learning for image recognition},
+  booktitle={Proceedings of the IEEE conference on computer vision and pattern recognition},
+  year={2016}
+}
+@inproceedings{liu2024dora,
+  title={Do{RA}: Weight-Decomposed Low-Rank Adaptation},
+  booktitle={Forty-first International Conference on Machine Learning},
+  year={2024},
+  url={https://openreview.net/forum?id=3d5CIRG1n2},
+  eprint={2402.09353}, archiveprefix={arXiv},
+}
+@inproceedings{vaswani2017,
+  title={Attention is all you need},
+  booktitle={Advances in Neural Information Processing Systems},
+  volume={30},
+  year={2017}
+}
+@inproceedings{icmla, title={Not ICML}, year={2020},
+  booktitle={2020 19th IEEE International Conference on Machine Learning and Applications (ICMLA)}}
+@inproceedings{workshop, title={A Workshop Paper}, year={2023},
+  booktitle={ICLR 2023 Workshop on Mathematical and Empirical Understanding of Foundation Models}}
+@article{gödel, title={Über formal unentscheidbare Sätze}, year={1931},
+  journal={Monatshefte f{\"u}r Mathematik und Physik}}
+"""
+
+
+def test_venues_and_preprints_as_scholar_arxiv_dblp_and_openreview_write_them():
+    """Each exporter names a venue its own way: the paper's venue is the conference, or
+    arXiv for a preprint, and the arXiv identifier becomes a link."""
+    doc = parse_bytes(EXPORTERS.encode(), "refs.bib")
+    got = [(e.citekey, e.venue, e.year, e.urls) for e in doc.entries]
+    abs_ = "https://arxiv.org/abs/"
+    assert got == [
+        ("kingma2014adam", "arXiv", 2014, [abs_ + "1412.6980"]),  # Google Scholar
+        ("kingma2017adam", "arXiv", 2017, [abs_ + "1412.6980"]),  # arXiv
+        ("DBLP:journals/corr/abs-2106-09685", "arXiv", 2021, [abs_ + "2106.09685"]),  # DBLP
+        ("Hu2021LoRALA", "arXiv", 2021, [abs_ + "2106.09685"]),  # Semantic Scholar
+        ("he2016deep", "CVPR", 2016, []),
+        ("liu2024dora", "ICML", 2024,
+         ["https://openreview.net/forum?id=3d5CIRG1n2", abs_ + "2402.09353"]),  # OpenReview
+        ("vaswani2017", "NeurIPS", 2017, []),
+        ("icmla", "2020 19th IEEE International Conference on Machine Learning and "
+                  "Applications (ICMLA)", 2020, []),  # not ICML
+        ("workshop", "ICLR 2023 Workshop on Mathematical and Empirical Understanding of "
+                     "Foundation Models", 2023, []),  # not the conference
+        (None, "Monatshefte für Mathematik und Physik", 1931, []),
+    ]  # fmt: skip
+    assert [(w.line, w.message) for w in doc.warnings] == [
+        (52, "entry 'gödel': a citation key cannot hold 'ö'; the paper gets a key of its own"),
+        (1, "fields with no place in a record, kept in the source copy only: primaryclass (1), "
+            "volume (3)"),
     ]  # fmt: skip

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from ..store.record import Record
 from ..text import first_sentence
 from ..text.latex import latex_to_text
-from ..venues import full_name
+from ..venues import arxiv_id, full_name, is_arxiv
 from .latex import Unencodable, to_latex
 
 DERIVED_NOTE = "Title derived from the short name and the first sentence of the abstract"
@@ -74,6 +74,21 @@ def _encodable(ch: str) -> bool:
     return True
 
 
+def _venue_fields(record: Record, ascii_only: bool, notes: list[str]) -> list[tuple[str, str]]:
+    """Where the paper appeared: a conference's full name; for an arXiv preprint, its
+    identifier as classic styles print it (``howpublished``) or as biblatex reads it."""
+    if not is_arxiv(record.venue):
+        return [
+            ("booktitle", _field("booktitle", full_name(record.venue) or "", ascii_only, notes))
+        ]
+    preprint = arxiv_id(record.urls)
+    if preprint is None:
+        return [("howpublished", "arXiv")]
+    if ascii_only:
+        return [("howpublished", f"arXiv preprint arXiv:{preprint}")]
+    return [("eprinttype", "arxiv"), ("eprint", preprint)]
+
+
 def entry(record: Record, ascii_only: bool) -> str:
     notes: list[str] = []
     title = record.title
@@ -83,7 +98,7 @@ def entry(record: Record, ascii_only: bool) -> str:
     fields: list[tuple[str, str | None]] = [
         ("title", _field("title", title, ascii_only, notes, protect=True)),
         ("author", " and ".join(_name(a, ascii_only, notes) for a in record.authors)),
-        ("booktitle", _field("booktitle", full_name(record.venue) or "", ascii_only, notes)),
+        *_venue_fields(record, ascii_only, notes),
         ("year", str(record.year) if record.year else None),
         ("abstract", _field("abstract", record.abstract or "", ascii_only, notes)),
         ("keywords", ", ".join(record.tags) or None),
@@ -101,6 +116,6 @@ def entry(record: Record, ascii_only: bool) -> str:
         notes.append(NO_AUTHOR_NOTE)
     if notes:
         fields.append(("note", to_latex(". ".join(notes) + ".", ascii_only)))
-    kind = "inproceedings" if record.venue else "misc"
+    kind = "inproceedings" if record.venue and not is_arxiv(record.venue) else "misc"
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields if value)
     return f"@{kind}{{{record.citekey or record.id},\n{body}\n}}\n"

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 
 from ..store.record import Record
 from ..text.latex import latex_to_text
-from ..venues import full_name
+from ..venues import arxiv_id, full_name, is_arxiv
 from .bibtex import DERIVED_NOTE, derived_title
 from .records import json_array
 
@@ -36,15 +36,20 @@ def _name(author: str) -> dict:
 
 def item(record: Record) -> dict:
     title = record.title or derived_title(record)
+    preprint = is_arxiv(record.venue)  # CSL has no preprint type: an article arXiv publishes
+    number = arxiv_id(record.urls) if preprint else None
+    venue = None if preprint else full_name(record.venue)
     data = {
         "id": record.citekey or record.id,
         "citation-key": record.citekey or record.id,
-        "type": "paper-conference" if record.venue else "article",
+        "type": "paper-conference" if venue else "article",
         "title": f'<span class="nocase">{_text(title)}</span>',
         "title-short": _text(record.short_name),
         "author": [_name(a) for a in record.authors] or None,
-        "container-title": full_name(record.venue),
-        "event-title": full_name(record.venue),
+        "container-title": venue,
+        "event-title": venue,
+        "publisher": record.venue if preprint else None,
+        "number": f"arXiv:{number}" if number else None,
         "issued": {"date-parts": [[record.year]]} if record.year else None,
         "abstract": _text(record.abstract),
         "keyword": ", ".join(record.tags) or None,

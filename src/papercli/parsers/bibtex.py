@@ -2,8 +2,10 @@
 
     title        title (LaTeX read as text; math kept as $…$)
     author       authors ("Family, Given" as written)
-    booktitle / journal / venue / eventtitle
-                 venue (a known full name becomes its short form: ICLR, NeurIPS, …)
+    booktitle / journal / venue / eventtitle / howpublished
+                 venue: a known venue by its short form (ICLR, NeurIPS, …), also inside a
+                 long name ("Proceedings of the 40th International Conference on Machine
+                 Learning"); arXiv for a preprint ("arXiv preprint arXiv:1412.6980", CoRR)
     year / date  year
     abstract     abstract
     annotation / annote
@@ -11,6 +13,9 @@
     keywords     tags (the ones the taxonomy would not give are kept as your own)
     shorthand    short name
     url / doi    urls
+    eprint       an arXiv link (with archiveprefix or eprinttype arXiv, or an arXiv
+                 journal; also "arXiv:ID" in journal, howpublished or note, DBLP's
+                 volume abs/ID); the venue is arXiv when no conference is named
     the entry key
                  citation key, kept when no other paper has it
 
@@ -28,7 +33,15 @@ from collections import Counter
 from ..store.record import CITEKEY_RE
 from ..text import collapse_ws, has_cjk
 from ..text.latex import latex_to_text, segments_of_math
-from ..venues import FULL_NAMES, canonical_venue
+from ..venues import (
+    ARXIV,
+    ARXIV_ID,
+    FULL_NAMES,
+    arxiv_id,
+    arxiv_url,
+    canonical_venue,
+    venue_in_name,
+)
 from . import bibvalues, shortname
 from .base import URL_RE, Document, Entry
 
@@ -39,7 +52,7 @@ _ENTRY_START_RE = re.compile(r"^\s*@\s*([A-Za-z]+)\s*[{(]")
 _IGNORED_TYPES = {"comment", "string", "preamble"}
 _USED = {"title", "author", "booktitle", "journal", "journaltitle", "venue", "eventtitle",
          "year", "date", "abstract", "annotation", "annote", "keywords", "shorthand", "url",
-         "doi", "key", "note"}  # fmt: skip
+         "doi", "key", "note", "howpublished", "eprint", "archiveprefix", "eprinttype"}  # fmt: skip
 _BY_FULL_NAME = {full.casefold(): short for short, full in FULL_NAMES.items()}
 _DERIVED = "title derived from the short name"
 
@@ -63,12 +76,45 @@ def text_of(value: str) -> str:
     return collapse_ws("".join(pieces))
 
 
-def _venue(fields: dict[str, str]) -> str | None:
+_ARXIV_NAME_RE = re.compile(r"^\s*(?:arxiv\b|corr\s*$)", re.I)  # arXiv preprint …, ArXiv, CoRR
+_ARXIV_IN_TEXT_RE = re.compile(rf"\barxiv:\s*({ARXIV_ID})", re.I)
+_ARXIV_ALONE_RE = re.compile(rf"^\s*(?:abs/)?({ARXIV_ID})\s*$")
+
+
+def _venue(fields: dict[str, str], preprint: str | None) -> str | None:
+    """The venue the entry names; arXiv for a preprint (*preprint*: its arXiv id) when
+    it names no other."""
     for name in ("booktitle", "journal", "journaltitle", "venue", "eventtitle"):
         if fields.get(name):
             full = text_of(fields[name])
-            return _BY_FULL_NAME.get(full.casefold(), canonical_venue(full))
+            if _ARXIV_NAME_RE.match(full):
+                return ARXIV
+            known = _BY_FULL_NAME.get(full.casefold()) or venue_in_name(full)
+            return known or canonical_venue(full)
+    if preprint or _ARXIV_NAME_RE.match(fields.get("howpublished", "")):
+        return ARXIV
     return None
+
+
+def _arxiv_id(fields: dict[str, str], urls: list[str]) -> str | None:
+    """The entry's arXiv identifier, wherever the exporter put it: arXiv's and ADS's
+    ``eprint`` with ``archiveprefix``, biblatex's ``eprinttype``, Google Scholar's
+    ``journal = {arXiv preprint arXiv:…}``, DBLP's ``journal = {CoRR}, volume = {abs/…}``,
+    or a link to arxiv.org."""
+    kind = (fields.get("archiveprefix") or fields.get("eprinttype") or "").strip().casefold()
+    journal = fields.get("journal") or fields.get("journaltitle") or ""
+    arxiv_journal = bool(_ARXIV_NAME_RE.match(journal))
+    eprint = _ARXIV_ALONE_RE.match(fields.get("eprint", ""))
+    if eprint and (kind == "arxiv" or (not kind and arxiv_journal)):
+        return eprint.group(1)
+    for name in ("journal", "journaltitle", "howpublished", "note"):
+        m = _ARXIV_IN_TEXT_RE.search(fields.get(name, ""))
+        if m:
+            return m.group(1)
+    volume = _ARXIV_ALONE_RE.match(fields.get("volume", ""))
+    if arxiv_journal and volume:
+        return volume.group(1)
+    return arxiv_id(urls)
 
 
 def _year(fields: dict[str, str]) -> int | None:
@@ -104,6 +150,9 @@ def parse(lines: list[str]) -> Document:
                 fields[f.key.lower()] = value
         unused.update(k for k in fields if k not in _USED)
         entry = _entry(bib.key, bib.start_line + 1, fields)
+        if entry is not None and entry.citekey is None:
+            doc.warn(bib.start_line + 1, f"entry {bib.key!r}: {_unkept_key(bib.key)}; "
+                                         "the paper gets a key of its own")  # fmt: skip
         if entry is None:
             doc.warn(bib.start_line + 1, f"entry {bib.key!r} has no title, abstract or summary; "
                                          "skipped")  # fmt: skip
@@ -113,6 +162,16 @@ def parse(lines: list[str]) -> Document:
         names = ", ".join(f"{k} ({n})" for k, n in sorted(unused.items()))
         doc.warn(1, f"fields with no place in a record, kept in the source copy only: {names}")
     return doc
+
+
+def _unkept_key(key: str) -> str:
+    """Why *key* is not kept as the paper's citation key (CITEKEY_RE)."""
+    if len(key) > 80:
+        return "the key is longer than 80 characters"
+    odd = sorted({ch for ch in key if not (ch.isascii() and (ch.isalnum() or ch in "_:./+-"))})
+    if odd:
+        return f"a citation key cannot hold {' '.join(map(repr, odd))}"
+    return "a citation key starts with a letter or digit"
 
 
 def _value(doc: Document, where: str, name: str, block, macros: dict[str, str]) -> str | None:
@@ -144,6 +203,9 @@ def _entry(key: str, line: int, fields: dict[str, str]) -> Entry | None:
     urls = URL_RE.findall(fields.get("url", ""))
     if fields.get("doi"):
         urls.append("https://doi.org/" + fields["doi"].strip().removeprefix("https://doi.org/"))
+    preprint = _arxiv_id(fields, urls)
+    if preprint and arxiv_id(urls) is None:
+        urls.append(arxiv_url(preprint))
     keywords = [k.strip().lower() for k in re.split(r"[,;]", fields.get("keywords", ""))]
     return Entry(
         line=line,
@@ -154,7 +216,7 @@ def _entry(key: str, line: int, fields: dict[str, str]) -> Entry | None:
         abstract=abstract,
         summary_zh=summary,
         urls=urls,
-        venue=_venue(fields),
+        venue=_venue(fields, preprint),
         year=_year(fields),
         authors=_authors(fields.get("author", "")),
         citekey=key if CITEKEY_RE.match(key) else None,

@@ -17,7 +17,8 @@ from ..text import first_sentence
 from ..text.latex import latex_to_text
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
-CITEKEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_:.-]{0,63}$")
+# What BibTeX, biber and pandoc read as one key; '/' and ':' for DBLP's (DBLP:conf/nips/X17)
+CITEKEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_:./+-]{0,79}$")
 REMOTE_PREFIXES = ("openreview:",)  # sources that are a service's reply, not a document copy
 
 # Field order on disk and in JSON output.
