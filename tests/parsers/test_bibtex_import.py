@@ -186,6 +186,13 @@ EXPORTERS = r"""@article{kingma2014adam,
   booktitle={ICLR 2023 Workshop on Mathematical and Empirical Understanding of Foundation Models}}
 @article{gödel, title={Über formal unentscheidbare Sätze}, year={1931},
   journal={Monatshefte f{\"u}r Mathematik und Physik}}
+@misc{kingma_adam_2017,
+	title = {Adam: {A} {Method} for {Stochastic} {Optimization}},
+	doi = {10.48550/arXiv.1412.6980},
+	publisher = {arXiv},
+	author = {Kingma, Diederik P. and Ba, Jimmy},
+	year = {2017},
+}
 """
 
 
@@ -209,9 +216,11 @@ def test_venues_and_preprints_as_scholar_arxiv_dblp_and_openreview_write_them():
         ("workshop", "ICLR 2023 Workshop on Mathematical and Empirical Understanding of "
                      "Foundation Models", 2023, []),  # not the conference
         (None, "Monatshefte für Mathematik und Physik", 1931, []),
+        ("kingma_adam_2017", "arXiv", 2017,
+         ["https://doi.org/10.48550/arXiv.1412.6980", abs_ + "1412.6980"]),  # Zotero
     ]  # fmt: skip
     assert [(w.line, w.message) for w in doc.warnings] == [
         (52, "entry 'gödel': a citation key cannot hold 'ö'; the paper gets a key of its own"),
         (1, "fields with no place in a record, kept in the source copy only: primaryclass (1), "
-            "volume (3)"),
+            "publisher (1), volume (3)"),
     ]  # fmt: skip

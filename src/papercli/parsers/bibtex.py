@@ -78,6 +78,7 @@ def text_of(value: str) -> str:
 
 _ARXIV_NAME_RE = re.compile(r"^\s*(?:arxiv\b|corr\s*$)", re.I)  # arXiv preprint …, ArXiv, CoRR
 _ARXIV_IN_TEXT_RE = re.compile(rf"\barxiv:\s*({ARXIV_ID})", re.I)
+_ARXIV_DOI_RE = re.compile(rf"^\s*(?:https://doi\.org/)?10\.48550/arxiv\.({ARXIV_ID})\s*$", re.I)
 _ARXIV_ALONE_RE = re.compile(rf"^\s*(?:abs/)?({ARXIV_ID})\s*$")
 
 
@@ -100,17 +101,20 @@ def _arxiv_id(fields: dict[str, str], urls: list[str]) -> str | None:
     """The entry's arXiv identifier, wherever the exporter put it: arXiv's and ADS's
     ``eprint`` with ``archiveprefix``, biblatex's ``eprinttype``, Google Scholar's
     ``journal = {arXiv preprint arXiv:…}``, DBLP's ``journal = {CoRR}, volume = {abs/…}``,
-    or a link to arxiv.org."""
+    Zotero's ``number = {arXiv:…}`` or DOI 10.48550/arXiv.…, or a link to arxiv.org."""
     kind = (fields.get("archiveprefix") or fields.get("eprinttype") or "").strip().casefold()
     journal = fields.get("journal") or fields.get("journaltitle") or ""
     arxiv_journal = bool(_ARXIV_NAME_RE.match(journal))
     eprint = _ARXIV_ALONE_RE.match(fields.get("eprint", ""))
     if eprint and (kind == "arxiv" or (not kind and arxiv_journal)):
         return eprint.group(1)
-    for name in ("journal", "journaltitle", "howpublished", "note"):
+    for name in ("journal", "journaltitle", "howpublished", "note", "number"):  # number: Zotero
         m = _ARXIV_IN_TEXT_RE.search(fields.get(name, ""))
         if m:
             return m.group(1)
+    m = _ARXIV_DOI_RE.match(fields.get("doi", ""))  # arXiv's DataCite DOIs (Zotero)
+    if m:
+        return m.group(1)
     volume = _ARXIV_ALONE_RE.match(fields.get("volume", ""))
     if arxiv_journal and volume:
         return volume.group(1)
