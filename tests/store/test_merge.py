@@ -89,3 +89,27 @@ def test_merging_the_same_entry_twice_changes_nothing():
     before = record.to_dict()
     merge_entry(record, a, SRC)
     assert record.to_dict() == before
+
+
+def test_one_arxiv_identifier_is_one_paper_and_the_conference_takes_arxivs_place():
+    """Google Scholar dates Adam's preprint 2014, arXiv's own entry 2017 (its last version):
+    one paper. Its ICLR 2015 entry naming the preprint joins it and gives the venue. Another
+    preprint of the same short name, venue and year is another paper."""
+    title = "Adam: A method for stochastic optimization"
+    scholar = Entry(line=1, venue="arXiv", year=2014, title=title, short_name="Adam",
+                    urls=["https://arxiv.org/abs/1412.6980"])  # fmt: skip
+    arxiv = Entry(line=9, venue="arXiv", year=2017, title=title.title(),
+                  urls=["https://arxiv.org/pdf/1412.6980v9"])  # fmt: skip
+    published = Entry(line=20, venue="ICLR", year=2015, title=title.title(),
+                      urls=["https://arxiv.org/abs/1412.6980"])  # fmt: skip
+    other = Entry(line=30, venue="arXiv", year=2014, short_name="Adam",
+                  abstract="Adam, an optimizer for stochastic objectives, adapts its steps.",
+                  urls=["https://arxiv.org/abs/1412.6981"])  # fmt: skip
+    record = new_record("arxiv2014-adam", scholar, SRC)
+    assert same_paper(record, arxiv) and not same_paper(record, other)
+    merge_entry(record, arxiv, SRC2)
+    assert (record.venue, record.year, record.conflicts) == ("arXiv", 2014, [])
+    assert record.urls == ["https://arxiv.org/abs/1412.6980", "https://arxiv.org/pdf/1412.6980v9"]
+    assert same_paper(record, published)
+    merge_entry(record, published, Source("sources/c.bib", "c.bib", 20, "bibtex", []))
+    assert (record.venue, record.year) == ("ICLR", 2015)

@@ -16,7 +16,7 @@ from ..store.record import Record
 from ..text import strip_controls
 from ..text.latex import latex_to_text
 
-SCHEMA_VERSION = 21  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
+SCHEMA_VERSION = 22  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
 # 11: the glossary's concepts; 12: one spelling (NFKC, Simplified Chinese, American English)
 # 13: Porter2, with the -ize family and -tion nouns kept apart; 14: the concepts' words stored
 # 15: the authors' keywords (from OpenReview); 16: "generalized" stemmed apart
@@ -25,6 +25,7 @@ SCHEMA_VERSION = 21  # 9: stored plain readings; 10: analyzer pickled as papercl
 # 19: stored fields uncompressed (codec.PapersCodec), an untitled paper's label stored
 # 20: the record and its readings stored as dicts (in the stored fields' one pickle), not JSON
 # 21: the year in one tier (year ranges were wrong), none for a paper without a year
+# 22: a paper's arXiv identifier among its identity keys (ingest merges by it)
 CONCEPT_BOOST = 0.2  # a paper found only through the glossary ranks below a literal match
 
 

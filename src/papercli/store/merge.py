@@ -6,8 +6,11 @@ The rule (also in the README):
    style → same paper.
 2. Abstracts equal up to line wrapping, spacing and case → same paper (a paginated list
    that repeats an abstract).
-3. Same venue, year and short name → same paper only when nothing contradicts it (no two
-   different titles, no two different abstracts) and, when one side has the title and the
+3. Same arXiv identifier (version aside) → same paper: a preprint from one export and the
+   same preprint from another, whatever year each gives it, or a conference paper whose
+   entry names its preprint. A conference venue then takes the place of arXiv.
+4. Same venue, year and short name → same paper only when nothing contradicts it (no two
+   different titles, abstracts or arXiv identifiers) and, when one side has the title and the
    other the abstract, at least half of the title's words occur in the abstract.
    This is how the digest entry "RRNCO: Towards Real-World Routing …" and the untitled
    abstract that introduces RRNCO become one record.
@@ -23,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from ..text import STOP_WORDS, fold_key
 from ..text.latex import latex_to_text
+from ..venues import arxiv_id, is_arxiv
 from .record import Record, Source
 
 if TYPE_CHECKING:  # importing parsers compiles their patterns: not on a search's path
@@ -48,6 +52,7 @@ def identity_keys(
     title: str | None,
     short_name: str | None,
     abstract: str | None,
+    preprint: str | None = None,
 ) -> tuple[str, ...]:
     """The keys a paper is recognised by (cached: an ingest asks for a record's keys when
     it is created, looked up and indexed; folding a whole abstract costs ~20 us)."""
@@ -60,6 +65,8 @@ def identity_keys(
     abstract_key = text_key(abstract) if abstract else ""
     if abstract_key:
         keys.append("a:" + hashlib.sha1(abstract_key.encode("utf-8")).hexdigest()[:20])
+    if preprint:
+        keys.append("x:" + re.sub(r"v\d+$", "", preprint))
     name_key = fold_key(short_name) if short_name else ""
     if name_key:
         keys.append(f"n:{_venue_year(venue, year)}:{name_key}")
@@ -67,13 +74,13 @@ def identity_keys(
 
 
 def record_keys(record: Record) -> tuple[str, ...]:
-    return identity_keys(
-        record.venue, record.year, record.title, record.short_name, record.abstract
-    )
+    return identity_keys(record.venue, record.year, record.title, record.short_name,
+                         record.abstract, arxiv_id(record.urls))  # fmt: skip
 
 
 def entry_keys(entry: Entry) -> tuple[str, ...]:
-    return identity_keys(entry.venue, entry.year, entry.title, entry.short_name, entry.abstract)
+    return identity_keys(entry.venue, entry.year, entry.title, entry.short_name, entry.abstract,
+                         arxiv_id(entry.urls))  # fmt: skip
 
 
 _WORD_RE = re.compile(r"[a-z][a-z0-9]+")
@@ -89,10 +96,13 @@ def same_paper(record: Record, entry: Entry) -> bool:
     """Whether *entry* describes the paper of *record* (which shares a key with it)."""
     rkeys, ekeys = set(record_keys(record)), set(entry_keys(entry))
     shared = rkeys & ekeys
-    if any(k.startswith(("t:", "a:")) for k in shared):
+    if any(k.startswith(("t:", "a:", "x:")) for k in shared):
         return True
     if not shared:
         return False
+    mine, its = ({k for k in keys if k.startswith("x:")} for keys in (rkeys, ekeys))
+    if mine and its and mine != its:
+        return False  # two preprints
     if record.title and entry.title and text_key(record.title) != text_key(entry.title):
         return False
     if record.abstract and entry.abstract and text_key(record.abstract) != text_key(entry.abstract):
@@ -124,6 +134,8 @@ def _fold(record: Record, other: Entry | Record, origin: str) -> None:
         record.authors = list(other.authors)
     if record.venue is None:
         record.venue, record.year = other.venue, other.year
+    elif is_arxiv(record.venue) and other.venue and not is_arxiv(other.venue):
+        record.venue, record.year = other.venue, other.year or record.year  # published
 
 
 def merge_entry(record: Record, entry: Entry, source: Source) -> None:
