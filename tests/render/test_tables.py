@@ -36,6 +36,9 @@ def paper_cells(terminal: Environment) -> list[str]:
         (["Ada Lovelace", "Alan Turing"], "Ada Lovelace, Alan Turing"),
         (["A One", "B Two", "C Three", "D Four"], "A One, B Two, C Three, D Four"),
         (["A One", "B Two", "C Three", "D Four", "E Five"], "A One, B Two, C Three, … (5 authors)"),
+        # BibTeX's "Family, Given", which commas would make four names
+        (["Kingma, Diederik P", "Ba, Jimmy"], "Diederik P Kingma, Jimmy Ba"),
+        (["von Neumann, John", "King, Jr, Martin L."], "John von Neumann, Martin L. King Jr"),
     ],
 )
 def test_a_hit_shows_its_authors_under_the_title(authors, line):

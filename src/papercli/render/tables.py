@@ -56,10 +56,23 @@ def _show(env: Environment, *renderables) -> None:
 
 
 def authors_line(authors: list[str], shown: int = 3) -> str:
-    """``A, B, C`` or ``A, B, C, … (7 authors)``: who wrote it, in one line or two."""
-    if len(authors) <= shown + 1:
-        return ", ".join(authors)
-    return ", ".join(authors[:shown]) + f", … ({len(authors)} authors)"
+    """``A, B, C`` or ``A, B, C, … (7 authors)``: who wrote it, in one line or two. Names
+    written "Family, Given" (as BibTeX writes them) show as "Given Family": joined by
+    commas, "Kingma, Diederik P, Ba, Jimmy" would read as four names."""
+    names = [_given_first(a) for a in authors]
+    if len(names) <= shown + 1:
+        return ", ".join(names)
+    return ", ".join(names[:shown]) + f", … ({len(names)} authors)"
+
+
+def _given_first(name: str) -> str:
+    """ "von Family, Given" → "Given von Family"; "Family, Jr, Given" → "Given Family Jr"."""
+    parts = [p.strip() for p in name.split(",")]
+    if len(parts) == 2 and all(parts):
+        return f"{parts[1]} {parts[0]}"
+    if len(parts) == 3 and all(parts):
+        return f"{parts[2]} {parts[0]} {parts[1]}"
+    return name
 
 
 def _paper_cell(hit: Hit, width: int, meta: list[Text] | None) -> Text:
