@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from .store.links import ARXIV_ID
+
 # Canonical spelling -> full name (used as BibTeX booktitle / CSL container-title).
 FULL_NAMES = {
     "AAAI": "AAAI Conference on Artificial Intelligence",
@@ -102,8 +104,6 @@ def venue_in_name(name: str) -> str | None:
 
 
 ARXIV = "arXiv"
-# arXiv identifiers: 2101.00001 (since 2007, 5 digits since 2015), hep-th/9901001 (before)
-ARXIV_ID = r"(?:\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?"
 ARXIV_URL_RE = re.compile(rf"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/({ARXIV_ID})",
                           re.I)  # fmt: skip
 

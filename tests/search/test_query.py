@@ -227,6 +227,47 @@ def test_pasted_text_is_text(index, pasted, first):
     assert search(index, pasted)[0].id == first
 
 
+LINKED = r"""@misc{adam, title={Adam: A Method for Stochastic Optimization}, year={2017},
+  eprint={1412.6980}, archivePrefix={arXiv}}
+@inproceedings{dora, title={DoRA: Weight-Decomposed Low-Rank Adaptation}, year={2024},
+  booktitle={Forty-first International Conference on Machine Learning},
+  url={https://openreview.net/forum?id=3d5CIRG1n2}}
+@article{scalable, title={Muon Is Scalable}, journal={Some Journal}, year={2025},
+  doi={10.1000/XYZ.42}, url={https://example.org/muon/}}
+"""
+
+
+@pytest.fixture(scope="module")
+def linked(tmp_path_factory):
+    from papercli.ingest import ingest
+    from papercli.store.library import Library
+
+    folder = tmp_path_factory.mktemp("linked")
+    (folder / "refs.bib").write_text(LINKED, "utf-8")
+    library = Library(folder / "library")
+    assert len(ingest(library, [folder / "refs.bib"]).new) == 3
+    return PaperIndex(library).open()
+
+
+@pytest.mark.parametrize(
+    ("pasted", "paper"),
+    [
+        ("1412.6980", "arxiv2017-adam"),
+        ("arXiv:1412.6980v2", "arxiv2017-adam"),
+        ("https://arxiv.org/pdf/1412.6980v9", "arxiv2017-adam"),
+        ("https://doi.org/10.48550/arXiv.1412.6980", "arxiv2017-adam"),
+        ("https://openreview.net/pdf?id=3d5CIRG1n2", "icml2024-dora"),
+        ("10.1000/xyz.42", "somejournal2025-muon-scalable"),  # DOIs ignore case
+        ("doi:10.1000/XYZ.42", "somejournal2025-muon-scalable"),
+        ("http://www.example.org/muon", "somejournal2025-muon-scalable"),
+    ],
+)  # fmt: skip
+def test_a_pasted_link_doi_or_arxiv_id_finds_its_paper(linked, pasted, paper):
+    """In search (first, alone when no other paper has its words) and where an id goes."""
+    assert [h.id for h in search(linked, pasted)] == [paper]
+    assert get_paper(linked, pasted).id == paper
+
+
 def test_minus_excludes_and_plus_requires(index):
     assert ids(search(index, "muon -adam")) == MUON - ids(search(index, "muon adam"))
     assert ids(search(index, "muon +adam")) == ids(search(index, "muon adam"))

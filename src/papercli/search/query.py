@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from ..errors import UsageError
+from ..store.links import link_key
 from ..tags.taxonomy import Taxonomy
 from .hits import Hit
 from .index import PaperIndex
@@ -136,20 +137,22 @@ def search_stream(
     def filtered(node):
         return node if extra is None else query.And([node, extra])
 
-    pasted = filtered(query.Term("id", rid)) if rid else None
+    link = None if rid else link_key(text)
+    pasted = query.Term("id", rid) if rid else query.Term("keys", link) if link else None
+    pasted = filtered(pasted) if pasted is not None else None
     return _stream(index, filtered(q), q, pasted, limit, bridges, snippet_cells)
 
 
 def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells) -> Iterator[Hit]:
     """The hits of *q* with their snippets (*text_q*: the query without the filters); the
-    paper whose id was pasted (*pasted*) first."""
+    paper whose id or link was pasted (*pasted*) first."""
     from . import snippets
 
     with index.searcher() as searcher:
         terms = snippets.query_terms(text_q, searcher.reader())
         # the papers the query as written matches: the others were found through the glossary
         literal = set(searcher.docs_for_query(_literal(q))) if bridges else None
-        first = list(index.stream(pasted, 1, searcher=searcher)) if pasted is not None else []
+        first = list(index.stream(pasted, 3, searcher=searcher)) if pasted is not None else []
         if limit is not None:
             limit -= len(first)
         rest = index.stream(q, limit, searcher=searcher) if limit != 0 else iter(())
@@ -314,8 +317,9 @@ def stats(index: PaperIndex) -> dict[str, list[tuple[str, int]]]:
 
 
 def get_paper(index: PaperIndex, rid: str) -> Hit:
-    """One paper by id (exact, or a unique prefix) or by its citation key (what a LaTeX
-    document cites it as: ``papers show hiso2026``)."""
+    """One paper by id (exact, or a unique prefix), by its citation key (what a LaTeX
+    document cites it as: ``papers show hiso2026``) or by one of its links (an arXiv id,
+    a DOI, its OpenReview forum)."""
     from whoosh import query
 
     rid = rid.strip()
@@ -325,6 +329,10 @@ def get_paper(index: PaperIndex, rid: str) -> Hit:
     if rid:
         hits = index.run(query.Term("citekey", rid), limit=2)
         if len(hits) == 1:  # (keys are unique in a library; two would be a damaged one)
+            return hits[0]
+        link = link_key(rid)
+        hits = index.run(query.Term("keys", link), limit=2) if link else []
+        if len(hits) == 1:
             return hits[0]
         hits = index.run(query.Prefix("id", rid), limit=3)
         if len(hits) == 1:

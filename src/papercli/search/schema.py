@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from ..store.files import Stamp
+from ..store.links import link_keys
 from ..store.merge import record_keys
 from ..store.record import Record
 from ..text import strip_controls
@@ -25,7 +26,8 @@ SCHEMA_VERSION = 22  # 9: stored plain readings; 10: analyzer pickled as papercl
 # 19: stored fields uncompressed (codec.PapersCodec), an untitled paper's label stored
 # 20: the record and its readings stored as dicts (in the stored fields' one pickle), not JSON
 # 21: the year in one tier (year ranges were wrong), none for a paper without a year
-# 22: a paper's arXiv identifier among its identity keys (ingest merges by it)
+# 22: a paper's arXiv identifier among its identity keys (ingest merges by it), and its
+#     links as keys (a pasted link, DOI or arXiv id finds it)
 CONCEPT_BOOST = 0.2  # a paper found only through the glossary ranks below a literal match
 
 
@@ -98,7 +100,7 @@ def document(
         "venue": record.venue or "",
         "year": record.year,  # (None: no year indexed, in no range)
         "category": ",".join(c.replace(",", " ") for c in record.categories),
-        "keys": ",".join(record_keys(record)),
+        "keys": ",".join(dict.fromkeys([*record_keys(record), *link_keys(record.urls)])),
         "facets": ",".join(v.replace(",", " ") for v in facets(record)),
         "sortkey": record.label.casefold(),
         "stamp": stamp.as_list(),
