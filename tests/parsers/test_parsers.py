@@ -32,6 +32,25 @@ def test_digest_entries_all_found_with_lines(digest):
     assert all(e.categories == ["优化/理论"] for e in digest.entries)
 
 
+def _without_separators(text: str) -> str:
+    return "\n".join(line for line in text.split("\n") if line != "-")
+
+
+def _double_spaced(text: str) -> str:
+    return "\n\n".join(text.split("\n"))
+
+
+@pytest.mark.parametrize("saved", [_without_separators, _double_spaced], ids=["no-dash", "spaced"])
+def test_a_digest_saved_without_its_dash_lines_or_double_spaced_reads_the_same(digest, saved):
+    """A browser's copy drops the bare "-" lines, or puts a blank line after every line: the
+    same 45 papers, with no warning."""
+    doc = parse_bytes(saved(DIGEST.read_text("utf-8")).encode(), "x.txt")
+    assert (doc.format, doc.warnings) == ("digest", [])
+    same = ("title", "summary_zh", "short_name", "venue", "year", "categories")
+    assert [[getattr(e, f) for f in same] for e in doc.entries] == [
+        [getattr(e, f) for f in same] for e in digest.entries]  # fmt: skip
+
+
 def test_digest_named_entries(digest):
     muon = by_title(digest, "Convergence of Muon")
     assert muon.title == "Convergence of Muon with Newton-Schulz"

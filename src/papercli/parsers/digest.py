@@ -9,14 +9,15 @@
     <Chinese summary>
 
 Header lines may come in another order, in English, or be missing; entries may be
-separated by blank lines; the ``-`` separator line may be absent.
+separated by blank lines; the ``-`` separator line may be absent, and a page saved with a
+blank line after every line reads as the page.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..text import collapse_ws, shorten, strip_decoration
+from ..text import collapse_ws, has_cjk, shorten, strip_decoration
 from ..venues import find_venue_years
 from . import shortname
 from .base import ENTRY_RE, URL_RE, Document, Entry
@@ -32,11 +33,28 @@ _SENTENCE_END = tuple('.。!！?？)）」”"')
 
 
 def sniff(lines: list[str]) -> bool:
-    """A digest has at least one ``- title`` line followed by a bare ``-`` line."""
+    """A digest has a ``- title`` line whose next line (blank lines aside: a page saved
+    with a blank line after each) is a bare ``-``, or is the Chinese summary (a page saved
+    without the bare ``-`` lines)."""
     for i, line in enumerate(lines[:-1]):
-        if ENTRY_RE.match(line) and _SEPARATOR_RE.match(lines[i + 1]):
+        if not ENTRY_RE.match(line):
+            continue
+        after = _next_filled(lines, i + 1)
+        if after is not None and (_SEPARATOR_RE.match(lines[after]) or _summary_like(lines[after])):
             return True
     return False
+
+
+def _next_filled(lines: list[str], i: int, within: int = 3) -> int | None:
+    """The first line from *i* on that is not blank, if it is within *within* lines."""
+    for k in range(i, min(i + within, len(lines))):
+        if lines[k].strip():
+            return k
+    return None
+
+
+def _summary_like(line: str) -> bool:
+    return not ENTRY_RE.match(line) and has_cjk(line)
 
 
 def parse(lines: list[str]) -> Document:
@@ -117,7 +135,13 @@ def _parse_entries(doc: Document, lines: list[str], start: int) -> None:
             i += 1
             continue
         entry_line, title = i + 1, collapse_ws(m.group(1))
-        i += 2 if i + 1 < n and _SEPARATOR_RE.match(lines[i + 1]) else 1
+        i += 1
+        after = _next_filled(lines, i)  # (blank lines after the title, and after the -)
+        if after is not None and _SEPARATOR_RE.match(lines[after]):
+            i = after + 1
+            after = _next_filled(lines, i)
+        if after is not None and _summary_like(lines[after]):
+            i = after
         summary_lines, i = _summary_lines(doc, lines, i)
         if doc.foreign:
             return
