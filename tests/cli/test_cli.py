@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from typer.testing import CliRunner
 
 from papercli import __version__
 from papercli.cli.app import app
+from papercli.errors import UsageError
 from papercli.store.record import FIELDS
 from testing import ABSTRACTS, DIGEST, PAPERS, SEEDS
 
@@ -174,6 +176,32 @@ def test_export_to_file_and_stdout(run, tmp_path):
 def test_export_ids_from_stdin(run):
     result = run("export", "-", "--format", "json", stdin="iclr2026-qzo\niclr2026-rrnco\n")
     assert [d["id"] for d in json.loads(result.stdout)] == ["iclr2026-qzo", "iclr2026-rrnco"]
+
+
+def test_tag_ids_from_stdin_as_search_ids_writes_them(run):
+    muon = run("search", "muon", "--ids").stdout
+    result = run("tag", "-", "--add", "to-read", stdin=muon)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert [line.split(":")[0] for line in lines(result.stdout)] == lines(muon)
+    assert lines(run("list", "--tag", "to-read", "--ids").stdout) == sorted(lines(muon))
+    empty = run("tag", "-", "--add", "to-read", stdin="")
+    assert (empty.exit_code, empty.stderr) == (2, "papers: no paper ids on standard input: "
+                                                  "papers search muon --ids | papers tag - --add TAG\n")  # fmt: skip
+
+
+def test_ids_are_not_read_from_a_terminal(seeded_library):
+    """``papers tag - --add x`` typed at a terminal is an error at once, not a silent wait."""
+    from papercli.cli.app import Session
+    from papercli.render import Environment
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    session = Session()
+    session.env = Environment(io.StringIO(), io.StringIO(), stdin=Terminal("iclr2026-qzo\n"))
+    with pytest.raises(UsageError, match=r"^'-' reads paper ids piped in, and none are: "):
+        session.piped_ids("papers search muon --ids | papers tag - --add TAG")
 
 
 def test_an_export_that_selects_nothing_says_what_it_looked_for(run):

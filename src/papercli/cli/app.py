@@ -87,6 +87,18 @@ class Session:
     def out(self, line: str) -> None:
         self.env.stdout.write(line + "\n")
 
+    def piped_ids(self, example: str) -> list[str]:
+        """The paper ids piped in where ``-`` stands for them (as ``--ids`` writes them:
+        whitespace between). A terminal is not read: the command would wait for a typed
+        list nobody knows it wants."""
+        stdin = self.env.stdin
+        if stdin is None or self.env.stdin_is_terminal:
+            raise UsageError(f"'-' reads paper ids piped in, and none are: {example}")
+        ids = stdin.read().split()
+        if not ids:
+            raise UsageError(f"no paper ids on standard input: {example}")
+        return ids
+
     def library(self, create: bool = False):
         """The library in force; unless *create* (ingest), one that does not exist is an
         error that names the path: a mistyped --library must not look like an empty one."""

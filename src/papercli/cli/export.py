@@ -1,6 +1,5 @@
 """``export``: a subset of the library as Markdown, BibTeX, CSL-JSON, JSON or YAML."""
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -10,16 +9,6 @@ from ..errors import UsageError
 from .app import Session, TagOpt, command
 
 FORMAT_NAMES = "markdown|bibtex|biblatex|csl-json|json|yaml"
-
-
-def wanted_ids(words: list[str], ids: list[str]) -> tuple[list[str], list[str]]:
-    """(query words, ids): ``-`` alone reads the ids from standard input."""
-    if words != ["-"]:
-        return words, ids
-    piped = sys.stdin.read().split()
-    if not piped:
-        raise UsageError("no paper ids on standard input (export - reads them from there)")
-    return [], ids + piped
 
 
 @command(short_help="Export as Markdown, BibTeX, CSL-JSON, JSON or YAML.")
@@ -68,7 +57,9 @@ def export(
     if output is not None and output.is_dir():  # (renaming over it would fail at the end,
         # naming the temporary file)
         raise UsageError(f"{output} is a folder: --output takes a file name")
-    words, ids = wanted_ids(list(query or []), list(paper_id or []))
+    words, ids = list(query or []), list(paper_id or [])
+    if words == ["-"]:
+        words, ids = [], ids + session.piped_ids("papers search muon --ids | papers export -")
     filters = session.filters(tag)
     index = session.index()
     chosen = q.select(index, " ".join(words) or None, filters, ids, session.resolve_tag)

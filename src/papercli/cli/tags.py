@@ -55,7 +55,11 @@ def tag(
     ctx: typer.Context,
     paper_ids: Annotated[
         list[str],
-        typer.Argument(metavar="ID...", help="Papers to tag.", autocompletion=_ids_for_completion),
+        typer.Argument(
+            metavar="ID...",
+            help="Papers to tag; '-' reads ids from stdin.",
+            autocompletion=_ids_for_completion,
+        ),
     ],
     add: Annotated[
         list[str] | None, typer.Option("--add", "-a", help="Tag to add (repeatable).")
@@ -75,10 +79,13 @@ def tag(
     Example:
       papers tag iclr2026-muonbp iclr2026-qzo --add reading-list
       papers tag iclr2026-muonbp --remove llm
+      papers search muon --ids | papers tag - --add reading-list
     """
     from ..tags.tagging import edit_tags, normalise_tag
 
     session: Session = ctx.obj
+    if paper_ids == ["-"]:
+        paper_ids = session.piped_ids("papers search muon --ids | papers tag - --add TAG")
     plus = next((p for p in paper_ids if p.startswith("+")), None)
     if plus:  # (as some tools add tags: papers tag ID +reading-list)
         raise UsageError(f"{plus!r} is not a paper id: add the tag with --add {plus[1:]}")
