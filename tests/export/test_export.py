@@ -55,6 +55,13 @@ def preprint() -> Record:
     )
 
 
+def article() -> Record:
+    """A journal's article, as a BibTeX file says (@article, journal)."""
+    return Record(id="jmlr2020-muon-journals", citekey="smith2020muon", title="Muon for Journals",
+                  venue="Journal of Machine Learning Research", year=2020, kind="article",
+                  authors=["Smith, Jane"])  # fmt: skip
+
+
 HOSTILE_AUTHORS = ["Ada Lovelace", "Barnes and Noble Lab", "Øystein Ødegård", "Smith, J. R.",
                    "Q{uo}te % Person"]  # fmt: skip
 
@@ -166,7 +173,7 @@ def latex(tmp_path, tex, steps):
 def test_compiles_with_pdflatex_and_classic_bibtex(records, tmp_path, enriched):
     need_tools("pdflatex", "bibtex")
     records = authored(records) if enriched else records
-    (tmp_path / "lib.bib").write_text(render("bibtex", [*records, hostile(), preprint()]),
+    (tmp_path / "lib.bib").write_text(render("bibtex", [*records, hostile(), preprint(), article()]),
                                       encoding="ascii")  # fmt: skip
     tex = "\\documentclass{article}\\begin{document}\\nocite{*}\\bibliographystyle{plain}\\bibliography{lib}\\end{document}\n"
     pdf = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "main.tex"]
@@ -174,7 +181,8 @@ def test_compiles_with_pdflatex_and_classic_bibtex(records, tmp_path, enriched):
     blg = (tmp_path / "main.blg").read_text()
     assert "error message" not in blg
     bbl = (tmp_path / "main.bbl").read_text()
-    assert bbl.count("\\bibitem") == len(records) + 2
+    assert bbl.count("\\bibitem") == len(records) + 3
+    assert "{\\em Journal of Machine Learning Research}" in bbl  # (plain sets a journal so)
     assert "\\bibitem{DBLP:journals/corr/abs-2106-09685}" in bbl
     assert "arXiv preprint arXiv:2106.09685" in " ".join(bbl.split())
     assert (tmp_path / "main.pdf").exists()
@@ -185,7 +193,7 @@ def test_compiles_with_pdflatex_and_classic_bibtex(records, tmp_path, enriched):
 def test_compiles_with_pdflatex_biblatex_and_biber(records, tmp_path, enriched):
     need_tools("pdflatex", "biber")
     records = authored(records) if enriched else records
-    (tmp_path / "lib.bib").write_text(render("biblatex", [*records, hostile(), preprint()]),
+    (tmp_path / "lib.bib").write_text(render("biblatex", [*records, hostile(), preprint(), article()]),
                                       encoding="utf-8")  # fmt: skip
     tex = (
         "\\documentclass{article}\\usepackage[utf8]{inputenc}"
@@ -199,6 +207,8 @@ def test_compiles_with_pdflatex_biblatex_and_biber(records, tmp_path, enriched):
     entry = bbl[bbl.index("\\entry{DBLP:journals/corr/abs-2106-09685}{misc}") :]
     entry = entry[: entry.index("\\endentry")]
     assert "\\field{eprinttype}{arxiv}" in entry and "\\verb 2106.09685" in entry
+    assert "\\entry{smith2020muon}{article}" in bbl
+    assert "\\field{journaltitle}{Journal of Machine Learning Research}" in bbl
     assert (tmp_path / "main.pdf").exists()
 
 
@@ -271,6 +281,10 @@ def test_csl_json_items(records):
     assert {k: lora[k] for k in ("type", "publisher", "number")} == {
         "type": "article", "publisher": "arXiv", "number": "arXiv:2106.09685"}  # fmt: skip
     assert "container-title" not in lora and "event-title" not in lora
+    (journal,) = json.loads(render("csl-json", [article()]))
+    assert (journal["type"], journal["container-title"]) == (
+        "article-journal", "Journal of Machine Learning Research")  # fmt: skip
+    assert "event-title" not in journal
     assert (
         by_id["hostile2026"]["abstract"] == "We get 5% and 7% with K tokens, really & more } { x^2."
     )
@@ -310,6 +324,22 @@ def test_export_then_ingest_gives_identical_records(seeded_template, tmp_path, f
     for path in source.papers_dir.glob("*.yaml"):
         assert (fresh.papers_dir / path.name).read_bytes() == path.read_bytes()
     assert ingest(fresh, [dump]).unchanged == 63  # and again: nothing changes
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex"])
+def test_a_journal_article_exports_as_an_article_and_reads_back_as_one(tmp_path, fmt):
+    from papercli.ingest import ingest
+    from papercli.store.library import Library
+
+    text = render(fmt, [article()])
+    assert text.startswith("@article{smith2020muon,")
+    assert "  journal = {Journal of Machine Learning Research}," in text
+    (tmp_path / "a.bib").write_text(text, "utf-8")
+    fresh = Library(tmp_path / "fresh")
+    report = ingest(fresh, [tmp_path / "a.bib"])
+    assert (len(report.new), report.warnings) == (1, [])
+    got = fresh.load(report.new[0])
+    assert (got.kind, got.venue, got.citekey) == ("article", article().venue, "smith2020muon")
 
 
 @pytest.mark.parametrize("fmt", ["bibtex", "biblatex"])

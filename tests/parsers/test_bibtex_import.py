@@ -224,3 +224,20 @@ def test_venues_and_preprints_as_scholar_arxiv_dblp_and_openreview_write_them():
         (1, "fields with no place in a record, kept in the source copy only: primaryclass (1), "
             "publisher (1), volume (3)"),
     ]  # fmt: skip
+
+
+def test_the_entry_type_is_kept_and_howpublished_names_a_venue_when_nothing_else_does():
+    text = rb"""@article{a, title={A}, journal={Nature}, year=2020}
+@misc{b, title={B}, howpublished={Some Workshop}, year=2021}
+@misc{c, title={C}, howpublished={\url{https://example.org/c}}, year=2021}
+@inproceedings{d, title={D}, booktitle={ICML}, howpublished={Kept in the copy}, year=2021}
+"""
+    doc = parse_bytes(text, "kinds.bib")
+    assert [(e.citekey, e.kind, e.venue, e.urls) for e in doc.entries] == [
+        ("a", "article", "Nature", []),
+        ("b", "misc", "Some Workshop", []),
+        ("c", "misc", None, ["https://example.org/c"]),
+        ("d", "inproceedings", "ICML", []),
+    ]
+    assert [w.message for w in doc.warnings] == [
+        "fields with no place in a record, kept in the source copy only: howpublished (1)"]  # fmt: skip

@@ -20,6 +20,12 @@ from papercli.store.record import ID_RE
          "neurips2025-study-sparse-k-means-wild"),
         (("ICLR", 2026, None, None, None, "只有中文摘要。"), "iclr2026-paper-f3eb898b"),
         ((None, None, "../../etc/passwd", None, None, None), "paper-etc-passwd"),
+        # a long venue name by its initials, or the acronym it gives in brackets
+        (("Journal of Machine Learning Research", 2020, None, "Muon for Journals", None, None),
+         "jmlr2020-muon-journals"),
+        (("2020 19th IEEE International Conference on Machine Learning and Applications (ICMLA)",
+          2020, None, "Not ICML", None, None), "icmla2020-not-icml"),
+        (("Some Venue", 2021, None, "A Thing", None, None), "somevenue2021-thing"),
     ],
 )  # fmt: skip
 def test_base_ids(args, expected):

@@ -33,7 +33,7 @@ def full_record() -> Record:
 def test_to_dict_has_fields_in_order_and_omits_empty_optional_sections():
     data = full_record().to_dict()
     assert list(data) == [
-        f for f in FIELDS if f not in ("authors", "keywords", "tag_edits", "conflicts")
+        f for f in FIELDS if f not in ("authors", "kind", "keywords", "tag_edits", "conflicts")
     ]
 
 
@@ -74,7 +74,14 @@ def test_python_tags_are_never_constructed():
         ({"id": "x", "title": ["a"]}, "r.yaml.title must be text, not list"),
         ({"id": "x", "colour": "red"}, "r.yaml: unknown field 'colour'"),
         ({"id": "x", "sources": [{"name": "d"}]}, "r.yaml.sources[0]: missing key 'document'"),
-        ({"id": "x", "citekey": "a b"}, "r.yaml: 'citekey' must be ASCII letters, digits and -_:."),
+        (
+            {"id": "x", "citekey": "a b"},
+            "r.yaml: 'citekey' must be ASCII letters, digits and _:./+-",
+        ),
+        (
+            {"id": "x", "kind": "Article!"},
+            "r.yaml: 'kind' must be a BibTeX entry type (article, inproceedings, …): lower-case letters",
+        ),
     ],
 )
 def test_validation_messages(data, message):

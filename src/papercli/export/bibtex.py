@@ -74,13 +74,22 @@ def _encodable(ch: str) -> bool:
     return True
 
 
+def _kind(record: Record) -> str:
+    """The entry type: a journal's article, a preprint or a venue-less paper as misc, and
+    a conference's paper (what digest pages and abstract lists list) as inproceedings."""
+    if not record.venue or is_arxiv(record.venue) or record.kind == "misc":
+        return "misc"
+    return "article" if record.kind == "article" else "inproceedings"
+
+
 def _venue_fields(record: Record, ascii_only: bool, notes: list[str]) -> list[tuple[str, str]]:
-    """Where the paper appeared: a conference's full name; for an arXiv preprint, its
-    identifier as classic styles print it (``howpublished``) or as biblatex reads it."""
+    """Where the paper appeared: a journal's or conference's full name; for an arXiv
+    preprint, its identifier as classic styles print it (``howpublished``) or as biblatex
+    reads it."""
     if not is_arxiv(record.venue):
-        return [
-            ("booktitle", _field("booktitle", full_name(record.venue) or "", ascii_only, notes))
-        ]
+        name = {"article": "journal", "misc": "howpublished"}.get(_kind(record), "booktitle")
+        value = _field(name, full_name(record.venue) or "", ascii_only, notes)
+        return [(name, value)] if value else []
     preprint = arxiv_id(record.urls)
     if preprint is None:
         return [("howpublished", "arXiv")]
@@ -116,6 +125,5 @@ def entry(record: Record, ascii_only: bool) -> str:
         notes.append(NO_AUTHOR_NOTE)
     if notes:
         fields.append(("note", to_latex(". ".join(notes) + ".", ascii_only)))
-    kind = "inproceedings" if record.venue and not is_arxiv(record.venue) else "misc"
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields if value)
-    return f"@{kind}{{{record.citekey or record.id},\n{body}\n}}\n"
+    return f"@{_kind(record)}{{{record.citekey or record.id},\n{body}\n}}\n"

@@ -39,15 +39,17 @@ def item(record: Record) -> dict:
     preprint = is_arxiv(record.venue)  # CSL has no preprint type: an article arXiv publishes
     number = arxiv_id(record.urls) if preprint else None
     venue = None if preprint else full_name(record.venue)
+    journal = venue is not None and record.kind == "article"
+    kind = "article-journal" if journal else "paper-conference" if venue else "article"
     data = {
         "id": record.citekey or record.id,
         "citation-key": record.citekey or record.id,
-        "type": "paper-conference" if venue else "article",
+        "type": kind,
         "title": f'<span class="nocase">{_text(title)}</span>',
         "title-short": _text(record.short_name),
         "author": [_name(a) for a in record.authors] or None,
         "container-title": venue,
-        "event-title": venue,
+        "event-title": None if journal else venue,
         "publisher": record.venue if preprint else None,
         "number": f"arXiv:{number}" if number else None,
         "issued": {"date-parts": [[record.year]]} if record.year else None,

@@ -2,7 +2,7 @@
 
     title        title (LaTeX read as text; math kept as $…$)
     author       authors ("Family, Given" as written)
-    booktitle / journal / venue / eventtitle / howpublished
+    booktitle / journal / venue / eventtitle, else howpublished (a link there: urls)
                  venue: a known venue by its short form (ICLR, NeurIPS, …), also inside a
                  long name ("Proceedings of the 40th International Conference on Machine
                  Learning"); arXiv for a preprint ("arXiv preprint arXiv:1412.6980", CoRR)
@@ -18,6 +18,8 @@
                  volume abs/ID); the venue is arXiv when no conference is named
     the entry key
                  citation key, kept when no other paper has it
+    the entry type
+                 kind (article: a journal's; inproceedings: a conference's; …)
 
 An entry written by ``papers export`` with a derived title (its ``note`` says so) comes
 back untitled, as it was. Fields with no place in a record are named in one warning,
@@ -30,7 +32,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..store.record import CITEKEY_RE
+from ..store.record import CITEKEY_RE, KIND_RE
 from ..text import collapse_ws, has_cjk
 from ..text.latex import latex_to_text, segments_of_math
 from ..venues import (
@@ -82,18 +84,31 @@ _ARXIV_DOI_RE = re.compile(rf"^\s*(?:https://doi\.org/)?10\.48550/arxiv\.({ARXIV
 _ARXIV_ALONE_RE = re.compile(rf"^\s*(?:abs/)?({ARXIV_ID})\s*$")
 
 
+_VENUE_FIELDS = ("booktitle", "journal", "journaltitle", "venue", "eventtitle")
+
+
+def _unused(fields: dict[str, str]) -> list[str]:
+    """The fields with no place in the record (howpublished has one only when no other
+    field names the venue)."""
+    named = any(fields.get(name) for name in _VENUE_FIELDS)
+    return [k for k in fields if k not in _USED or (k == "howpublished" and named)]
+
+
 def _venue(fields: dict[str, str], preprint: str | None) -> str | None:
     """The venue the entry names; arXiv for a preprint (*preprint*: its arXiv id) when
     it names no other."""
-    for name in ("booktitle", "journal", "journaltitle", "venue", "eventtitle"):
+    for name in _VENUE_FIELDS:
         if fields.get(name):
             full = text_of(fields[name])
             if _ARXIV_NAME_RE.match(full):
                 return ARXIV
             known = _BY_FULL_NAME.get(full.casefold()) or venue_in_name(full)
             return known or canonical_venue(full)
-    if preprint or _ARXIV_NAME_RE.match(fields.get("howpublished", "")):
+    published = fields.get("howpublished", "")
+    if preprint or _ARXIV_NAME_RE.match(published):
         return ARXIV
+    if published and not URL_RE.search(published):  # (a link there is one of the urls)
+        return text_of(published)
     return None
 
 
@@ -152,8 +167,8 @@ def parse(lines: list[str]) -> Document:
             value = _value(doc, f"entry {bib.key!r}", f.key, f, macros)
             if value is not None:
                 fields[f.key.lower()] = value
-        unused.update(k for k in fields if k not in _USED)
-        entry = _entry(bib.key, bib.start_line + 1, fields)
+        unused.update(_unused(fields))
+        entry = _entry(bib.key, bib.start_line + 1, fields, bib.entry_type.lower())
         if entry is not None and entry.citekey is None:
             doc.warn(bib.start_line + 1, f"entry {bib.key!r}: {_unkept_key(bib.key)}; "
                                          "the paper gets a key of its own")  # fmt: skip
@@ -193,7 +208,7 @@ def _value(doc: Document, where: str, name: str, block, macros: dict[str, str]) 
     return reading.text
 
 
-def _entry(key: str, line: int, fields: dict[str, str]) -> Entry | None:
+def _entry(key: str, line: int, fields: dict[str, str], kind: str) -> Entry | None:
     """One BibTeX entry's fields as an entry (None when it has no text to index)."""
     title = text_of(fields["title"]) if fields.get("title") else None
     if title and _DERIVED in (fields.get("note") or "").lower():
@@ -204,7 +219,8 @@ def _entry(key: str, line: int, fields: dict[str, str]) -> Entry | None:
     if not (title or abstract or summary):
         return None
     name = text_of(fields["shorthand"]) if fields.get("shorthand") else None
-    urls = URL_RE.findall(fields.get("url", ""))
+    published = text_of(fields["howpublished"]) if fields.get("howpublished") else ""
+    urls = URL_RE.findall(fields.get("url", "")) + URL_RE.findall(published)  # (\url{…} read)
     if fields.get("doi"):
         urls.append("https://doi.org/" + fields["doi"].strip().removeprefix("https://doi.org/"))
     preprint = _arxiv_id(fields, urls)
@@ -221,6 +237,7 @@ def _entry(key: str, line: int, fields: dict[str, str]) -> Entry | None:
         summary_zh=summary,
         urls=urls,
         venue=_venue(fields, preprint),
+        kind=kind if KIND_RE.match(kind) else None,
         year=_year(fields),
         authors=_authors(fields.get("author", "")),
         citekey=key if CITEKEY_RE.match(key) else None,

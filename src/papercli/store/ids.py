@@ -5,6 +5,7 @@
     iclr2026-convergence-muon-newton-schulz from the title's first significant words
     iclr2026-hierarchical-federated-learning-hfl-addresses
                                             an untitled paper without a short name
+    jmlr2020-muon-journals                  a long venue name by its initials
 
 An id is derived once, when the paper first enters the library, and then kept: merging
 finds the existing record by its identity keys, never by recomputing the id.
@@ -13,6 +14,7 @@ finds the existing record by its identity keys, never by recomputing the id.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 
 from ..text import STOP_WORDS, ascii_words
@@ -32,6 +34,18 @@ def _slug(words: list[str]) -> str:
     return slug or words[0][: MAX_LENGTH - 12]
 
 
+def _venue_part(venue: str | None) -> str:
+    """``iclr``; a venue of three words or more by its initials: ``jmlr`` for the Journal of
+    Machine Learning Research (its name whole made ids of 50 characters before the title)."""
+    words = ascii_words(venue or "")
+    if len(words) < 3:
+        return "".join(words)
+    named = re.search(r"\(([A-Za-z]{2,12})\)", venue or "")  # "… Applications (ICMLA)"
+    if named:
+        return named.group(1).lower()
+    return "".join(w[0] for w in words if w not in STOP_WORDS and w[0].isalpha())
+
+
 def base_id(
     venue: str | None,
     year: int | None,
@@ -40,7 +54,7 @@ def base_id(
     abstract: str | None,
     summary: str | None,
 ) -> str:
-    prefix = "".join(ascii_words(venue or "")) + (str(year) if year else "")
+    prefix = _venue_part(venue) + (str(year) if year else "")
     words = ascii_words(short_name or "")
     if not words:
         text = title or latex_to_text(abstract or "")

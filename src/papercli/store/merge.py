@@ -134,8 +134,10 @@ def _fold(record: Record, other: Entry | Record, origin: str) -> None:
         record.authors = list(other.authors)
     if record.venue is None:
         record.venue, record.year = other.venue, other.year
-    elif is_arxiv(record.venue) and other.venue and not is_arxiv(other.venue):
-        record.venue, record.year = other.venue, other.year or record.year  # published
+    elif is_arxiv(record.venue) and other.venue and not is_arxiv(other.venue):  # published
+        record.venue, record.year, record.kind = other.venue, other.year or record.year, None
+    if record.kind is None:
+        record.kind = other.kind
 
 
 def merge_entry(record: Record, entry: Entry, source: Source) -> None:

@@ -19,6 +19,7 @@ from ..text.latex import latex_to_text
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
 # What BibTeX, biber and pandoc read as one key; '/' and ':' for DBLP's (DBLP:conf/nips/X17)
 CITEKEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_:./+-]{0,79}$")
+KIND_RE = re.compile(r"^[a-z]{1,30}$")
 REMOTE_PREFIXES = ("openreview:",)  # sources that are a service's reply, not a document copy
 
 # Field order on disk and in JSON output.
@@ -30,6 +31,7 @@ FIELDS = (
     "short_name",
     "venue",
     "year",
+    "kind",
     "categories",
     "keywords",
     "tags",
@@ -99,6 +101,9 @@ class Paper:
     short_name: str | None = None
     venue: str | None = None
     year: int | None = None
+    # What was published at the venue, when a source says: BibTeX's entry type (article:
+    # a journal; inproceedings: a conference). None: a conference's list (digests, abstracts).
+    kind: str | None = None
     categories: list[str] = field(default_factory=list)
     keywords: list[str] = field(default_factory=list)  # the authors' own (OpenReview's)
     abstract: str | None = None
@@ -192,8 +197,10 @@ class Record(Paper):
             "short_name": self.short_name,
             "venue": self.venue,
             "year": self.year,
-            "categories": list(self.categories),
         }
+        if self.kind:  # (only BibTeX says it: the key appears when known)
+            out["kind"] = self.kind
+        out["categories"] = list(self.categories)
         if self.keywords:
             out["keywords"] = list(self.keywords)
         out["tags"] = list(self.tags)
@@ -230,7 +237,11 @@ class Record(Paper):
             raise RecordError(f"{where}: 'conflicts' must be a list of mappings")
         citekey = _opt_str(data.get("citekey"), f"{where}.citekey")
         if citekey is not None and not CITEKEY_RE.match(citekey):
-            raise RecordError(f"{where}: 'citekey' must be ASCII letters, digits and -_:.")
+            raise RecordError(f"{where}: 'citekey' must be ASCII letters, digits and _:./+-")
+        kind = _opt_str(data.get("kind"), f"{where}.kind")
+        if kind is not None and not KIND_RE.match(kind):
+            raise RecordError(f"{where}: 'kind' must be a BibTeX entry type (article, "
+                              "inproceedings, …): lower-case letters")  # fmt: skip
         record = cls(
             id=rid,
             citekey=citekey,
@@ -239,6 +250,7 @@ class Record(Paper):
             short_name=_opt_str(data.get("short_name"), f"{where}.short_name"),
             venue=_opt_str(data.get("venue"), f"{where}.venue"),
             year=year,
+            kind=kind,
             categories=_str_list(data.get("categories") or [], f"{where}.categories"),
             keywords=_str_list(data.get("keywords") or [], f"{where}.keywords"),
             tags=_str_list(data.get("tags") or [], f"{where}.tags"),
