@@ -133,3 +133,73 @@ def load(flags: dict[str, Any] | None = None) -> dict[str, Setting]:
         if value is not None:
             settings[key] = Setting(_check(key, value, f"--{key.replace('_', '-')}"), "flag")
     return settings
+
+
+def write_setting(key: str, value: str | None) -> tuple[Path, Any]:
+    """Set *key* to *value* in the config file (None: remove it); return the file and the
+    value as written.
+
+    Every other line stays as it was, comments included: the key's own line (and any
+    indented continuation of it) is replaced in place, or the line is added at the end.
+    The value is checked as a read would check it, and a path is made absolute (the file
+    is read from any folder). The file is replaced whole, and only if it reads back with
+    the new value."""
+    if key not in KEYS:
+        raise UsageError(f"unknown setting {key!r} (known: {', '.join(KEYS)})")
+    path = config_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: cannot read the config file ({exc})") from None
+    lines, at = _without(text.splitlines(), key)
+    checked = None
+    if value is not None:
+        try:
+            checked = _check(key, value, "")
+        except UsageError as exc:
+            raise UsageError(str(exc).removeprefix(": ")) from None
+        if isinstance(checked, Path):
+            checked = os.path.abspath(checked)  # (.. folded, symbolic links kept)
+        import yaml
+
+        line = yaml.safe_dump({key: checked}, allow_unicode=True, width=10**6).rstrip("\n")
+        lines.insert(len(lines) if at is None else at, line)
+    new = "\n".join(lines) + ("\n" if lines else "")
+    _reads_back(new, path, key, value)
+    from .store.files import atomic_write
+
+    atomic_write(path, new.encode("utf-8"))
+    return path, checked
+
+
+def _without(lines: list[str], key: str) -> tuple[list[str], int | None]:
+    """*lines* without the entries of *key*, and where the first one was."""
+    import re
+
+    start = re.compile(rf"^{re.escape(key)}\s*:")
+    kept, at, inside = [], None, False
+    for line in lines:
+        if start.match(line):
+            at, inside = (len(kept) if at is None else at), True
+            continue
+        if inside and (line[:1].isspace() or not line.strip()) and line.strip() != "":
+            continue  # (an indented continuation of the value)
+        inside = False
+        kept.append(line)
+    return kept, at
+
+
+def _reads_back(text: str, path: Path, key: str, value: str | None) -> None:
+    from .errors import RecordError
+    from .store.yamlio import load_yaml
+
+    try:
+        data = load_yaml(text, str(path)) or {}
+    except RecordError as exc:
+        raise UsageError(f"{path}: the file would not read back after the change ({exc}); "
+                         "it is unchanged: edit it by hand") from None  # fmt: skip
+    if not isinstance(data, dict) or (key in data) != (value is not None):
+        raise UsageError(f"{path}: the file would not hold {key} as asked; it is unchanged: "
+                         "edit it by hand")  # fmt: skip

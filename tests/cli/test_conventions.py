@@ -59,6 +59,56 @@ def test_config_precedence_default_file_environment_flag(tmp_path, monkeypatch):
     }
 
 
+def test_config_shows_sets_and_unsets_one_setting_keeping_the_files_other_lines(
+    tmp_path, monkeypatch
+):
+    config = tmp_path / "conf" / "config.yaml"
+    monkeypatch.setenv("PAPERS_CONFIG", str(config))
+    monkeypatch.chdir(tmp_path)
+    assert invoke("config", "limit").stdout == "50 on a terminal, all when piped\n"
+    result = invoke("config", "limit", "20")  # (the folder is made)
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert result.stderr == f"papers: limit: 20 ({config})\n"
+    assert config.read_text() == "limit: 20\n"
+    config.write_text("# mine\nexport_format: bibtex  # for the thesis\nlimit: 20\ncolor: never\n")
+    assert invoke("config", "limit", "7").exit_code == 0
+    assert invoke("config", "library", "lib/../papers").exit_code == 0  # made absolute
+    assert invoke("config", "--unset", "color").stderr == f"papers: removed color from {config}\n"
+    assert config.read_text() == (
+        f"# mine\nexport_format: bibtex  # for the thesis\nlimit: 7\nlibrary: {tmp_path / 'papers'}\n"
+    )
+    assert invoke("config", "limit").stdout == "7\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["limit", "ten"], "'limit' must be a whole number of at least 1"),
+        (["colour", "red"], "unknown setting 'colour' (known: library, export_format, taxonomy, limit, color, openreview_api)"),
+        (["colour"], "unknown setting 'colour' (known: library, export_format, taxonomy, limit, color, openreview_api)"),
+        (["--unset"], "give KEY VALUE to set a setting, or --unset KEY"),
+        (["--unset", "limit", "5"], "give KEY VALUE to set a setting, or --unset KEY"),
+    ],
+)  # fmt: skip
+def test_a_setting_that_cannot_be_written_leaves_the_file_alone(
+    tmp_path, monkeypatch, args, message
+):
+    config = tmp_path / "config.yaml"
+    config.write_text("limit: 5 # keep\n")
+    monkeypatch.setenv("PAPERS_CONFIG", str(config))
+    result = invoke("config", *args)
+    assert (result.exit_code, result.stderr) == (2, f"papers: {message}\n")
+    assert config.read_text() == "limit: 5 # keep\n"
+
+
+def test_setting_what_the_environment_overrides_says_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERS_CONFIG", str(tmp_path / "config.yaml"))
+    monkeypatch.setenv("PAPERS_LIMIT", "3")
+    result = invoke("config", "limit", "9")
+    assert result.stderr.splitlines()[1] == (
+        "papers: warning: PAPERS_LIMIT overrides the file: limit is 3")  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
