@@ -152,6 +152,30 @@ def test_show_plain(run):
     assert out[-1].startswith("summary_zh: 提出 RRNCO 架构")
 
 
+def test_show_a_bibtex_article_by_its_arxiv_link(tmp_path):
+    """What BibTeX says (its entry type, a preprint's link) shows, and finds the paper."""
+    (tmp_path / "a.bib").write_text(
+        "@article{smith2020muon, title={Muon for Journals}, author={Smith, Jane},\n"
+        "  journal={Journal of Machine Learning Research}, year=2020, eprint={2001.00001},\n"
+        "  archiveprefix={arXiv}}\n", "utf-8")  # fmt: skip
+    runner, library = CliRunner(), str(tmp_path / "lib")
+    assert (
+        runner.invoke(app, ["--library", library, "ingest", str(tmp_path / "a.bib")]).exit_code == 0
+    )
+    result = runner.invoke(app, ["--library", library, "show", "arXiv:2001.00001"])
+    assert lines(result.stdout) == [
+        "title: Muon for Journals",
+        "id: jmlr2020-muon-journals",
+        "citekey: smith2020muon",
+        "authors: Smith, Jane",
+        "venue: Journal of Machine Learning Research 2020",
+        "kind: article",
+        "tags: muon",
+        "urls: https://arxiv.org/abs/2001.00001",
+        "source: a.bib:1 (bibtex: title, authors, urls)",
+    ]
+
+
 def test_show_json_and_unknown_id(run):
     data = json.loads(run("show", "iclr2026-qzo", "--json").stdout)
     assert data["short_name"] == "QZO" and data["title"] is None

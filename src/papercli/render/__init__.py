@@ -160,6 +160,7 @@ def print_record(env: Environment, hit: Hit) -> None:
         ("short name", [record.short_name or ""]),
         ("authors", ["; ".join(record.authors)]),
         ("venue", [f"{record.venue or ''} {record.year or ''}".strip()]),
+        ("kind", [record.kind or ""]),
         ("categories", [", ".join(record.categories)]),
         ("tags", [", ".join(record.tags)]),
         ("urls", list(record.urls)),
