@@ -330,7 +330,7 @@ def test_what_finding_a_paper_needed_is_let_go_before_indexing(tmp_library, monk
 
     def watched_writer(index, *args, **kwargs):
         (batch,) = batches
-        assert (batch.owner, batch.lookups, batch.citekeys) == ({}, {}, set())
+        assert (batch.owner, batch.lookups, batch.keyed, batch.indexed_keys) == ({}, {}, {}, set())
         return writer(index, *args, **kwargs)
 
     monkeypatch.setattr(ingest_module, "Batch", Watched)
@@ -386,3 +386,44 @@ def test_a_deleted_record_ingested_again_gets_its_citation_key_back(seeded_libra
     seeded_library.record_path("iclr2026-muonbp").unlink()
     ingest(seeded_library, SEEDS)  # (its index forgets the paper first)
     assert seeded_library.load("iclr2026-muonbp").citekey == "muonbp2026"
+
+
+def _bib(folder, text):
+    folder.mkdir(exist_ok=True)
+    (folder / "refs.bib").write_text(text, encoding="utf-8")
+    return folder / "refs.bib"
+
+
+TYPO = "@article{smith2020muon, title={Muon for Jounrals}, author={Smith, Jane}, year=2020,\n  journal={JMLR}}\n"
+OTHER = "@article{other, title={Another Paper}, year=2021, journal={JMLR}}\n"
+
+
+def test_a_bibtex_file_edited_and_ingested_again_revises_its_papers(tmp_path, tmp_library):
+    """A typo fixed in refs.bib corrects the paper, instead of adding a second one; the
+    entries left alone stay as they were."""
+    ingest(tmp_library, [_bib(tmp_path / "a", TYPO + OTHER)])
+    fixed = TYPO.replace("Jounrals", "Journals").replace("Smith, Jane", "Smith, Jane and Roe, R")
+    report = ingest(tmp_library, [_bib(tmp_path / "a", "% fixed\n" + fixed + OTHER)])
+    assert (
+        report.summary()
+        == "1 document, 2 entries: 0 new, 0 merged, 1 revised, 1 unchanged, 0 warnings"
+    )
+    assert record_files(tmp_library) == [
+        "jmlr2020-muon-jounrals.yaml",
+        "jmlr2021-another-paper.yaml",
+    ]
+    record = tmp_library.load("jmlr2020-muon-jounrals")  # (an id is never changed)
+    assert (record.title, record.authors, record.conflicts) == (
+        "Muon for Journals", ["Smith, Jane", "Roe, R"], [])  # fmt: skip
+    assert [(s.name, s.line) for s in record.sources] == [("refs.bib", 2)]
+    again = ingest(tmp_library, [_bib(tmp_path / "a", "% fixed\n" + fixed + OTHER)])
+    assert (again.revised, again.unchanged, again.written) == ([], 2, 0)
+
+
+def test_another_projects_refs_bib_with_the_same_key_is_another_paper(tmp_path, tmp_library):
+    ingest(tmp_library, [_bib(tmp_path / "a", TYPO)])
+    clash = "@article{smith2020muon, title={Sparse Attention at Scale}, author={Smith, Jane},\n  year=2020, journal={JMLR}}\n"
+    report = ingest(tmp_library, [_bib(tmp_path / "b", clash)])
+    assert (len(report.new), report.revised) == (1, [])
+    assert tmp_library.load("jmlr2020-muon-jounrals").title == "Muon for Jounrals"
+    assert tmp_library.load(report.new[0]).citekey == "sparseattention2020"  # (keys are unique)

@@ -22,7 +22,16 @@ from .progress import Progress, quiet
 from .search.index import PaperIndex
 from .store import ids
 from .store.library import Library
-from .store.merge import entry_keys, merge_entry, merge_record, new_record, record_keys, same_paper
+from .store.merge import (
+    earlier_version,
+    entry_keys,
+    merge_entry,
+    merge_record,
+    new_record,
+    record_keys,
+    revise_entry,
+    same_paper,
+)
 from .store.record import Record, Source
 from .tags.tagging import apply_tags, auto_tags, keep_keywords
 from .tags.taxonomy import Taxonomy, load_taxonomy
@@ -42,6 +51,7 @@ class IngestReport:
     documents: list[DocumentReport] = field(default_factory=list)
     new: list[str] = field(default_factory=list)  # ids of records created
     merged: list[str] = field(default_factory=list)  # ids of records an entry was folded into
+    revised: list[str] = field(default_factory=list)  # ids a new version of a .bib changed
     unchanged: int = 0  # entries already in the library
     warnings: list[str] = field(default_factory=list)  # "file:line: message"
     written: int = 0  # record files actually written
@@ -50,9 +60,10 @@ class IngestReport:
         docs = len(self.documents)
         entries = sum(d.entries for d in self.documents)
         entry_word = "entry" if entries == 1 else "entries"
+        revised = f"{len(self.revised)} revised, " if self.revised else ""
         return (
             f"{docs} document{'s' * (docs != 1)}, {entries} {entry_word}: "
-            f"{len(self.new)} new, {len(self.merged)} merged, {self.unchanged} unchanged, "
+            f"{len(self.new)} new, {len(self.merged)} merged, {revised}{self.unchanged} unchanged, "
             f"{len(self.warnings)} warning{'s' * (len(self.warnings) != 1)}"
         )
 
@@ -121,7 +132,7 @@ class Batch:
         self.before: dict[str, str | None] = {}  # id -> record as it was (None: new), JSON
         self.owner: dict[int, str] = {}  # hash of an identity key -> id (see remember)
         self.indexed_keys: set[str] = index.citekeys()  # (may hold deleted papers' keys)
-        self.citekeys: set[str] = set()  # keys of the records this ingest holds
+        self.keyed: dict[str, str] = {}  # keys of the records this ingest holds -> their ids
         self.touched: dict[str, None] = {}  # ids created or merged into, in order (a set)
         self.keywords: dict[str, set[str]] = {}  # tags a source gave (BibTeX keywords)
         self.lookups: dict[str, list[str]] = {}  # identity key -> indexed ids (see indexed)
@@ -138,7 +149,7 @@ class Batch:
             # other paper's record, and the first key to arrive keeps the hash)
             self.owner.setdefault(hash(key), record.id)
         if record.citekey:
-            self.citekeys.add(record.citekey)
+            self.keyed[record.citekey] = record.id
 
     def park(self) -> None:
         """Park the records touched so far; forget those only looked at."""
@@ -185,7 +196,7 @@ class Batch:
         """Whether a paper of the library or of this ingest has *citekey*. The index's list
         of keys keeps a deleted paper's key until its segment is merged: a clash with it is
         checked (a record deleted and ingested again got 'muonbp2026a')."""
-        if citekey in self.citekeys:
+        if citekey in self.keyed:
             return True
         return citekey in self.indexed_keys and self.index.has_citekey(citekey, self.searcher)
 
@@ -206,8 +217,7 @@ class Batch:
         """Let go of what only finding a paper needed (its keys' owners, the index's answers,
         the citekeys taken) before the records are saved and indexed: the indexing processes
         are at their largest then, and this one need not hold them meanwhile."""
-        self.owner, self.lookups = {}, {}
-        self.citekeys, self.indexed_keys = set(), set()
+        self.owner, self.lookups, self.keyed, self.indexed_keys = {}, {}, {}, set()
 
     def get(self, rid: str) -> Record | None:
         """The record with this id, from this batch or the library."""
@@ -239,6 +249,11 @@ class Batch:
         or a warning, when the paper's record is there but does not validate."""
         if entry.record is not None:
             record, outcome = self.import_record(entry)
+        elif (revision := self.revision(entry, source)) is not None:
+            record, old = revision
+            outcome = "revised" if revise_entry(record, entry, source, old) else "unchanged"
+            if outcome == "revised":
+                self.remember(record, touched=True)
         else:
             record = self.find(entry)
             if record is None and (broken := self.broken_record(entry)):
@@ -258,6 +273,24 @@ class Batch:
             report.unchanged += 1
         else:
             getattr(report, outcome).append(record.id)
+
+    def revision(self, entry: Entry, source: Source) -> tuple[Record, Source] | None:
+        """(record, its source) when *entry* is the entry of a BibTeX file's key in a new
+        version of a file that gave the record before (same name, another copy)."""
+        key = entry.citekey
+        if source.format != "bibtex" or not key:
+            return None
+        rid = self.keyed.get(key)
+        if rid is None and key in self.indexed_keys:
+            from whoosh import query
+
+            found = self.searcher.docs_for_query(query.Term("citekey", key))
+            rid = next((self.searcher.stored_fields(n)["id"] for n in found), None)
+        record = self.get(rid) if rid else None
+        if record is None or record.citekey != key or record.cites(source):
+            return None
+        old = earlier_version(record, entry, source)
+        return (record, old) if old is not None else None
 
     def broken_record(self, entry: Entry) -> str | None:
         """Why *entry* is not added, when the record it would be stored as exists and does not

@@ -148,6 +148,70 @@ def merge_entry(record: Record, entry: Entry, source: Source) -> None:
     record.add_source(source)
 
 
+def earlier_version(record: Record, entry: Entry, source: Source) -> Source | None:
+    """The record's source that *source* is a later version of: the same BibTeX file (by
+    name), another copy of it, and an entry that can be the same paper revised (the caller
+    matched it by its key, which a BibTeX file gives once). Two projects' ``refs.bib`` may
+    give one key to two papers: then the titles share less than half their words, or the
+    first authors differ, and the entry is not taken for a revision."""
+    if source.format != "bibtex" or not _revisable(record, entry):
+        return None
+    return next((s for s in record.sources if s.format == "bibtex" and s.name == source.name
+                 and s.document != source.document), None)  # fmt: skip
+
+
+def _revisable(record: Record, entry: Entry) -> bool:
+    if record.title and entry.title:
+        mine, its = (
+            {w for w in _WORD_RE.findall(latex_to_text(t).lower()) if w not in STOP_WORDS}
+            for t in (record.title, entry.title)
+        )
+        if mine and its and len(mine & its) * 2 < min(len(mine), len(its)):
+            return False
+    if record.authors and entry.authors:
+        return _family(record.authors[0]) == _family(entry.authors[0])
+    return True
+
+
+def _family(name: str) -> str:
+    """ "Kingma, Diederik P" and "Diederik P. Kingma" → "kingma"."""
+    family = name.split(",")[0] if "," in name else (name.split() or [""])[-1]
+    return fold_key(family)
+
+
+REVISED = ("title", "authors", "short_name", "abstract", "summary_zh")
+
+
+def revise_entry(record: Record, entry: Entry, source: Source, old: Source) -> bool:
+    """Put what *entry* (its key's entry in a new version of a BibTeX file) says in place of
+    what *old* (the earlier version) said: a typo fixed in a title corrects the paper,
+    rather than making a second one. A field another source gave too keeps its value when
+    the entry no longer has one; links are kept when another source gave links too.
+
+    Returns whether the paper changed; if not, the record is left as it was, citing *old*."""
+    others = {name for s in record.sources if s is not old for name in s.fields}
+    revised: dict = {}
+    for name in REVISED:
+        value = getattr(entry, name)
+        if value or name not in others:
+            revised[name] = _copy(value)
+    revised["urls"] = (record.urls + [u for u in entry.urls if u not in record.urls]
+                       if "urls" in others else list(entry.urls))  # fmt: skip
+    for name in ("venue", "year", "kind"):
+        if getattr(entry, name) is not None:
+            revised[name] = getattr(entry, name)
+    if all(getattr(record, name) == value for name, value in revised.items()):
+        return False
+    for name, value in revised.items():
+        setattr(record, name, value)
+    record.sources[record.sources.index(old)] = source
+    return True
+
+
+def _copy(value):
+    return list(value) if isinstance(value, list) else value
+
+
 def merge_record(record: Record, other: Record) -> None:
     """Fold a whole record (read back from an export) into the library's record of the paper."""
     _fold(record, other, f"record {other.id}")
