@@ -113,3 +113,19 @@ def test_one_arxiv_identifier_is_one_paper_and_the_conference_takes_arxivs_place
     assert same_paper(record, published)
     merge_entry(record, published, Source("sources/c.bib", "c.bib", 20, "bibtex", []))
     assert (record.venue, record.year) == ("ICLR", 2015)
+
+
+def test_a_preprint_meets_its_published_version_by_title_and_two_venues_do_not():
+    preprint = Entry(
+        line=1, venue="arXiv", year=2024, title="DoRA: Weight-Decomposed Low-Rank Adaptation"
+    )
+    published = Entry(
+        line=5, venue="ICML", year=2024, title="DoRA: Weight-decomposed low-rank adaptation"
+    )
+    elsewhere = Entry(line=9, venue="NeurIPS", year=2024, title=published.title)
+    record = new_record("arxiv2024-dora", preprint, SRC)
+    assert same_paper(record, published)
+    merge_entry(record, published, SRC2)
+    assert (record.venue, record.year) == ("ICML", 2024)
+    conference = new_record("icml2024-dora", published, SRC)
+    assert not same_paper(conference, elsewhere)  # two conferences: two papers, as before

@@ -26,8 +26,8 @@ SCHEMA_VERSION = 22  # 9: stored plain readings; 10: analyzer pickled as papercl
 # 19: stored fields uncompressed (codec.PapersCodec), an untitled paper's label stored
 # 20: the record and its readings stored as dicts (in the stored fields' one pickle), not JSON
 # 21: the year in one tier (year ranges were wrong), none for a paper without a year
-# 22: a paper's arXiv identifier among its identity keys (ingest merges by it), and its
-#     links as keys (a pasted link, DOI or arXiv id finds it)
+# 22: a paper's arXiv identifier and its title at any venue among its identity keys (a
+#     preprint meets its published version), and its links as keys (a pasted link finds it)
 CONCEPT_BOOST = 0.2  # a paper found only through the glossary ranks below a literal match
 
 

@@ -8,7 +8,8 @@ The rule (also in the README):
    that repeats an abstract).
 3. Same arXiv identifier (version aside) → same paper: a preprint from one export and the
    same preprint from another, whatever year each gives it, or a conference paper whose
-   entry names its preprint. A conference venue then takes the place of arXiv.
+   entry names its preprint; also the same title when one side is an arXiv preprint. A
+   conference venue then takes the place of arXiv.
 4. Same venue, year and short name → same paper only when nothing contradicts it (no two
    different titles, abstracts or arXiv identifiers) and, when one side has the title and the
    other the abstract, at least half of the title's words occur in the abstract.
@@ -62,6 +63,7 @@ def identity_keys(
     title_key = text_key(title) if title else ""
     if title_key:
         keys.append(f"t:{_venue_year(venue, year)}:{title_key}")
+        keys.append(f"p:{title_key}")  # (any venue: a preprint's, see same_paper)
     abstract_key = text_key(abstract) if abstract else ""
     if abstract_key:
         keys.append("a:" + hashlib.sha1(abstract_key.encode("utf-8")).hexdigest()[:20])
@@ -98,6 +100,10 @@ def same_paper(record: Record, entry: Entry) -> bool:
     shared = rkeys & ekeys
     if any(k.startswith(("t:", "a:", "x:")) for k in shared):
         return True
+    titled = {k for k in shared if k.startswith("p:")}
+    if titled and (is_arxiv(record.venue) or is_arxiv(entry.venue)):
+        return True  # a preprint and its published version (or two years of one preprint)
+    shared -= titled
     if not shared:
         return False
     mine, its = ({k for k in keys if k.startswith("x:")} for keys in (rkeys, ekeys))
