@@ -228,6 +228,20 @@ def test_ids_are_not_read_from_a_terminal(seeded_library):
         session.piped_ids("papers search muon --ids | papers tag - --add TAG")
 
 
+def test_export_takes_the_venue_and_year_filters_list_takes(run):
+    by_list = run(
+        "list", "--tag", "muon", "--venue", "iclr", "--year", "2025..2026", "--ids"
+    ).stdout
+    result = run("export", "--tag", "muon", "--venue", "iclr", "--year", "2025..2026", "-f", "json")
+    assert sorted(d["id"] for d in json.loads(result.stdout)) == sorted(lines(by_list))
+    assert len(lines(by_list)) == 4
+    none = run("export", "--year", "..2020")
+    assert (none.exit_code, none.stderr) == (
+        1,
+        "papers: no paper to export (filters: year ..2020)\n",
+    )
+
+
 def test_an_export_that_selects_nothing_says_what_it_looked_for(run):
     words = run("export", "zzqxvjk")
     assert (words.exit_code, words.stdout) == (1, "")

@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 
 from ..errors import UsageError
-from .app import Session, TagOpt, command
+from .app import Session, TagOpt, VenueOpt, YearOpt, command
 
 FORMAT_NAMES = "markdown|bibtex|biblatex|csl-json|json|yaml"
 
@@ -21,6 +21,8 @@ def export(
         ),
     ] = None,
     tag: TagOpt = None,
+    venue: VenueOpt = None,
+    year: YearOpt = None,
     paper_id: Annotated[
         list[str] | None, typer.Option("--id", help="A paper id or citation key (repeatable).")
     ] = None,
@@ -42,6 +44,7 @@ def export(
     \b
     Examples:
       papers export --tag muon --format bibtex --output muon.bib
+      papers export --venue ICLR --year 2025..2026 --format csl-json
       papers search muon --ids | papers export --format biblatex -
       papers export --format json --output backup.json
     """
@@ -60,7 +63,7 @@ def export(
     words, ids = list(query or []), list(paper_id or [])
     if words == ["-"]:
         words, ids = [], ids + session.piped_ids("papers search muon --ids | papers export -")
-    filters = session.filters(tag)
+    filters = session.filters(tag, venue=venue, year=year)
     index = session.index()
     chosen = q.select(index, " ".join(words) or None, filters, ids, session.resolve_tag)
     if not chosen:
