@@ -141,9 +141,9 @@ def write_setting(key: str, value: str | None) -> tuple[Path, Any]:
 
     Every other line stays as it was, comments included: the key's own line (and any
     indented continuation of it) is replaced in place, or the line is added at the end.
-    The value is checked as a read would check it, and a path is made absolute (the file
-    is read from any folder). The file is replaced whole, and only if it reads back with
-    the new value."""
+    The value is checked as a read would check it (a taxonomy is loaded), and a path is
+    made absolute (the file is read from any folder). The file is replaced whole, and
+    only if it reads back with the new value."""
     if key not in KEYS:
         raise UsageError(f"unknown setting {key!r} (known: {', '.join(KEYS)})")
     path = config_path()
@@ -160,6 +160,10 @@ def write_setting(key: str, value: str | None) -> tuple[Path, Any]:
             checked = _check(key, value, "")
         except UsageError as exc:
             raise UsageError(str(exc).removeprefix(": ")) from None
+        if key == "taxonomy":  # (a taxonomy that does not load would stop every command)
+            from .tags.taxonomy import load_taxonomy
+
+            load_taxonomy(checked)
         if isinstance(checked, Path):
             checked = os.path.abspath(checked)  # (.. folded, symbolic links kept)
         import yaml
