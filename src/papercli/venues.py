@@ -1,12 +1,11 @@
 """Venue names: recognising ``ICLR2026`` / ``NeurIPS 2025`` in headers, a venue in the long
 names BibTeX files give (``Proceedings of the 40th International Conference on Machine
-Learning``), their full names, and arXiv (a preprint server, not a venue with a year)."""
+Learning``), and their full names. (arXiv, a preprint server, is in ``store.links``.)"""
 
 from __future__ import annotations
 
+import functools
 import re
-
-from .store.links import ARXIV_ID
 
 # Canonical spelling -> full name (used as BibTeX booktitle / CSL container-title).
 FULL_NAMES = {
@@ -76,13 +75,19 @@ _OTHER_NAMES = {
     "NAACL": ["North American Chapter of the Association for Computational Linguistics"],
     "WWW": ["ACM Web Conference", "World Wide Web Conference"],
 }  # fmt: skip
+
+
 # A name inside a longer one: not inside a word, and not followed by one ("International
 # Conference on Machine Learning and Applications" is ICMLA, not ICML).
-_NAME_RES = [
-    (re.compile(r"(?<![a-z])" + re.escape(name.casefold()) + r"(?![a-z]|\s+[a-z&])"), short)
-    for short, full in FULL_NAMES.items()
-    for name in [full.removeprefix("The "), *_OTHER_NAMES.get(short, [])]
-]
+@functools.cache
+def _name_patterns() -> list[tuple[re.Pattern, str]]:
+    return [
+        (re.compile(r"(?<![a-z])" + re.escape(name.casefold()) + r"(?![a-z]|\s+[a-z&])"), short)
+        for short, full in FULL_NAMES.items()
+        for name in [full.removeprefix("The "), *_OTHER_NAMES.get(short, [])]
+    ]
+
+
 _NOT_THE_CONFERENCE_RE = re.compile(r"\b(?:workshops?|findings|companion|tiny papers)\b", re.I)
 _ACRONYM_RE = re.compile(r"\(\s*([A-Za-z]{2,12})(?:[\s'’-]*\d{2,4})?\s*\)")
 
@@ -94,32 +99,10 @@ def venue_in_name(name: str) -> str | None:
     if _NOT_THE_CONFERENCE_RE.search(name):
         return None
     folded = name.casefold()
-    for pattern, short in _NAME_RES:
+    for pattern, short in _name_patterns():
         if pattern.search(folded):
             return short
     for acronym in _ACRONYM_RE.findall(name):
         if acronym.casefold() in _CANONICAL:
             return _CANONICAL[acronym.casefold()]
-    return None
-
-
-ARXIV = "arXiv"
-ARXIV_URL_RE = re.compile(rf"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/({ARXIV_ID})",
-                          re.I)  # fmt: skip
-
-
-def is_arxiv(venue: str | None) -> bool:
-    return venue is not None and venue.casefold() == "arxiv"
-
-
-def arxiv_url(identifier: str) -> str:
-    return f"https://arxiv.org/abs/{identifier}"
-
-
-def arxiv_id(urls: list[str]) -> str | None:
-    """The arXiv identifier of the first arXiv link among *urls*."""
-    for url in urls:
-        m = ARXIV_URL_RE.match(url)
-        if m:
-            return m.group(1).removesuffix(".pdf")
     return None

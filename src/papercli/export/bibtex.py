@@ -18,10 +18,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from ..store.links import arxiv_id, is_arxiv
 from ..store.record import Record
 from ..text import first_sentence
 from ..text.latex import latex_to_text
-from ..venues import arxiv_id, full_name, is_arxiv
+from ..venues import full_name
 from .latex import Unencodable, to_latex
 
 DERIVED_NOTE = "Title derived from the short name and the first sentence of the abstract"

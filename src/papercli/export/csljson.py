@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from ..store.links import arxiv_id, is_arxiv
 from ..store.record import Record
 from ..text.latex import latex_to_text
-from ..venues import arxiv_id, full_name, is_arxiv
+from ..venues import full_name
 from .bibtex import DERIVED_NOTE, derived_title
 from .records import json_array
 

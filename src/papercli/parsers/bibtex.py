@@ -32,18 +32,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ..store.links import ARXIV, ARXIV_ID, arxiv_id, arxiv_url
 from ..store.record import CITEKEY_RE, KIND_RE
 from ..text import collapse_ws, has_cjk
 from ..text.latex import latex_to_text, segments_of_math
-from ..venues import (
-    ARXIV,
-    ARXIV_ID,
-    FULL_NAMES,
-    arxiv_id,
-    arxiv_url,
-    canonical_venue,
-    venue_in_name,
-)
+from ..venues import FULL_NAMES, canonical_venue, venue_in_name
 from . import bibvalues, shortname
 from .base import URL_RE, Document, Entry
 

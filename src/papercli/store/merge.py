@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from ..text import STOP_WORDS, fold_key
 from ..text.latex import latex_to_text
-from ..venues import arxiv_id, is_arxiv
+from .links import arxiv_id, is_arxiv
 from .record import Record, Source
 
 if TYPE_CHECKING:  # importing parsers compiles their patterns: not on a search's path
