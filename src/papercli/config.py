@@ -155,6 +155,8 @@ def write_setting(key: str, value: str | None) -> tuple[Path, Any]:
         raise UsageError(f"{path}: cannot read the config file ({exc})") from None
     lines, at = _without(text.splitlines(), key)
     checked = None
+    if value is not None and not value.isprintable():
+        raise UsageError(f"{key!r} cannot hold a newline, a tab or another control character")
     if value is not None:
         try:
             checked = _check(key, value, "")

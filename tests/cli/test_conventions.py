@@ -88,6 +88,8 @@ def test_config_shows_sets_and_unsets_one_setting_keeping_the_files_other_lines(
         (["colour"], "unknown setting 'colour' (known: library, export_format, taxonomy, limit, color, openreview_api)"),
         (["--unset"], "give KEY VALUE to set a setting, or --unset KEY"),
         (["--unset", "limit", "5"], "give KEY VALUE to set a setting, or --unset KEY"),
+        (["library", "/tmp/a\nlimit: 1"],
+         "'library' cannot hold a newline, a tab or another control character"),
         (["taxonomy", "/nonexistent/topics.yaml"],
          "/nonexistent/topics.yaml: cannot read the taxonomy (No such file or directory)"),
     ],
