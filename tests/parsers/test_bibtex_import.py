@@ -231,6 +231,7 @@ def test_the_entry_type_is_kept_and_howpublished_names_a_venue_when_nothing_else
 @misc{b, title={B}, howpublished={Some Workshop}, year=2021}
 @misc{c, title={C}, howpublished={\url{https://example.org/c}}, year=2021}
 @inproceedings{d, title={D}, booktitle={ICML}, howpublished={Kept in the copy}, year=2021}
+@article{e, title={E}, journal={Nature}, year=2022, eprint={hal-01234567}, eprinttype={hal}}
 """
     doc = parse_bytes(text, "kinds.bib")
     assert [(e.citekey, e.kind, e.venue, e.urls) for e in doc.entries] == [
@@ -238,6 +239,8 @@ def test_the_entry_type_is_kept_and_howpublished_names_a_venue_when_nothing_else
         ("b", "misc", "Some Workshop", []),
         ("c", "misc", None, ["https://example.org/c"]),
         ("d", "inproceedings", "ICML", []),
+        ("e", "article", "Nature", []),
     ]
     assert [w.message for w in doc.warnings] == [
-        "fields with no place in a record, kept in the source copy only: howpublished (1)"]  # fmt: skip
+        "fields with no place in a record, kept in the source copy only: eprint (1), "
+        "eprinttype (1), howpublished (1)"]  # fmt: skip

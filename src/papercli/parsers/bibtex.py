@@ -80,11 +80,16 @@ _ARXIV_ALONE_RE = re.compile(rf"^\s*(?:abs/)?({ARXIV_ID})\s*$")
 _VENUE_FIELDS = ("booktitle", "journal", "journaltitle", "venue", "eventtitle")
 
 
+_EPRINT = ("eprint", "archiveprefix", "eprinttype")
+
+
 def _unused(fields: dict[str, str]) -> list[str]:
-    """The fields with no place in the record (howpublished has one only when no other
-    field names the venue)."""
+    """The fields with no place in the record: howpublished has one only when no other
+    field names the venue, and an eprint only when it is arXiv's (not HAL's, PubMed's…)."""
     named = any(fields.get(name) for name in _VENUE_FIELDS)
-    return [k for k in fields if k not in _USED or (k == "howpublished" and named)]
+    arxiv = any(fields.get(name) for name in _EPRINT) and _arxiv_id(fields, []) is not None
+    return [k for k in fields if k not in _USED or (k == "howpublished" and named)
+            or (k in _EPRINT and not arxiv)]  # fmt: skip
 
 
 def _venue(fields: dict[str, str], preprint: str | None) -> str | None:
