@@ -11,12 +11,13 @@ The rule (also in the README):
    entry names its preprint; also the same title when one side is an arXiv preprint. A
    conference venue then takes the place of arXiv.
 4. Same venue, year and short name → same paper only when nothing contradicts it (no two
-   different titles, abstracts or arXiv identifiers) and, when one side has the title and the
+   different titles or abstracts) and, when one side has the title and the
    other the abstract, at least half of the title's words occur in the abstract.
    This is how the digest entry "RRNCO: Towards Real-World Routing …" and the untitled
    abstract that introduces RRNCO become one record.
 
-Anything else stays separate.
+Two different arXiv identifiers are two papers, whatever else they share. Anything else
+stays separate.
 """
 
 from __future__ import annotations
@@ -98,6 +99,9 @@ def same_paper(record: Record, entry: Entry) -> bool:
     """Whether *entry* describes the paper of *record* (which shares a key with it)."""
     rkeys, ekeys = set(record_keys(record)), set(entry_keys(entry))
     shared = rkeys & ekeys
+    mine, its = ({k for k in keys if k.startswith("x:")} for keys in (rkeys, ekeys))
+    if mine and its and mine != its:
+        return False  # two preprints, whatever else they share
     if any(k.startswith(("t:", "a:", "x:")) for k in shared):
         return True
     titled = {k for k in shared if k.startswith("p:")}
@@ -106,9 +110,6 @@ def same_paper(record: Record, entry: Entry) -> bool:
     shared -= titled
     if not shared:
         return False
-    mine, its = ({k for k in keys if k.startswith("x:")} for keys in (rkeys, ekeys))
-    if mine and its and mine != its:
-        return False  # two preprints
     if record.title and entry.title and text_key(record.title) != text_key(entry.title):
         return False
     if record.abstract and entry.abstract and text_key(record.abstract) != text_key(entry.abstract):
