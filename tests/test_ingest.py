@@ -400,8 +400,15 @@ OTHER = "@article{other, title={Another Paper}, year=2021, journal={JMLR}}\n"
 
 def test_a_bibtex_file_edited_and_ingested_again_revises_its_papers(tmp_path, tmp_library):
     """A typo fixed in refs.bib corrects the paper, instead of adding a second one; the
-    entries left alone stay as they were."""
+    entries left alone stay as they were, hand edits of their records included."""
     ingest(tmp_library, [_bib(tmp_path / "a", TYPO + OTHER)])
+    path = tmp_library.record_path("jmlr2021-another-paper")
+    path.write_text(
+        path.read_text("utf-8").replace(
+            "title: Another Paper", "title: Another Paper, Fixed by Hand"
+        ),
+        "utf-8",
+    )
     fixed = TYPO.replace("Jounrals", "Journals").replace("Smith, Jane", "Smith, Jane and Roe, R")
     report = ingest(tmp_library, [_bib(tmp_path / "a", "% fixed\n" + fixed + OTHER)])
     assert (
@@ -416,6 +423,7 @@ def test_a_bibtex_file_edited_and_ingested_again_revises_its_papers(tmp_path, tm
     assert (record.title, record.authors, record.conflicts) == (
         "Muon for Journals", ["Smith, Jane", "Roe, R"], [])  # fmt: skip
     assert [(s.name, s.line) for s in record.sources] == [("refs.bib", 2)]
+    assert tmp_library.load("jmlr2021-another-paper").title == "Another Paper, Fixed by Hand"
     again = ingest(tmp_library, [_bib(tmp_path / "a", "% fixed\n" + fixed + OTHER)])
     assert (again.revised, again.unchanged, again.written) == ([], 2, 0)
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .errors import DocumentError
 from .parsers import Entry, parse_bytes, parse_file
 from .progress import Progress, quiet
 from .search.index import PaperIndex
@@ -133,6 +134,7 @@ class Batch:
         self.owner: dict[int, str] = {}  # hash of an identity key -> id (see remember)
         self.indexed_keys: set[str] = index.citekeys()  # (may hold deleted papers' keys)
         self.keyed: dict[str, str] = {}  # keys of the records this ingest holds -> their ids
+        self.earlier: dict[str, dict[int, Entry]] = {}  # an earlier .bib copy's entries
         self.touched: dict[str, None] = {}  # ids created or merged into, in order (a set)
         self.keywords: dict[str, set[str]] = {}  # tags a source gave (BibTeX keywords)
         self.lookups: dict[str, list[str]] = {}  # identity key -> indexed ids (see indexed)
@@ -218,6 +220,7 @@ class Batch:
         the citekeys taken) before the records are saved and indexed: the indexing processes
         are at their largest then, and this one need not hold them meanwhile."""
         self.owner, self.lookups, self.keyed, self.indexed_keys = {}, {}, {}, set()
+        self.earlier = {}
 
     def get(self, rid: str) -> Record | None:
         """The record with this id, from this batch or the library."""
@@ -250,8 +253,9 @@ class Batch:
         if entry.record is not None:
             record, outcome = self.import_record(entry)
         elif (revision := self.revision(entry, source)) is not None:
-            record, old = revision
-            outcome = "revised" if revise_entry(record, entry, source, old) else "unchanged"
+            record, before, old = revision
+            changed = revise_entry(record, entry, before, source, old)
+            outcome = "revised" if changed else "unchanged"
             if outcome == "revised":
                 self.remember(record, touched=True)
         else:
@@ -274,9 +278,10 @@ class Batch:
         else:
             getattr(report, outcome).append(record.id)
 
-    def revision(self, entry: Entry, source: Source) -> tuple[Record, Source] | None:
-        """(record, its source) when *entry* is the entry of a BibTeX file's key in a new
-        version of a file that gave the record before (same name, another copy)."""
+    def revision(self, entry: Entry, source: Source) -> tuple[Record, Entry, Source] | None:
+        """(record, the entry as it was, its source) when *entry* is the entry of a BibTeX
+        file's key in a new version of a file that gave the record before (same name,
+        another copy, still in sources/ to say what the entry was)."""
         key = entry.citekey
         if source.format != "bibtex" or not key:
             return None
@@ -290,7 +295,19 @@ class Batch:
         if record is None or record.citekey != key or record.cites(source):
             return None
         old = earlier_version(record, entry, source)
-        return (record, old) if old is not None else None
+        before = self.earlier_entry(old) if old is not None else None
+        return (record, before, old) if before is not None else None
+
+    def earlier_entry(self, old: Source) -> Entry | None:
+        """The entry at *old*'s line in the copy it cites (each copy parsed once)."""
+        if old.document not in self.earlier:
+            try:
+                data = (self.library.root / old.document).read_bytes()
+                doc = parse_bytes(data, old.name)
+            except (OSError, DocumentError):
+                doc = None  # (a copy gone or damaged: the entry is merged as any other)
+            self.earlier[old.document] = {e.line: e for e in doc.entries} if doc else {}
+        return self.earlier[old.document].get(old.line)
 
     def broken_record(self, entry: Entry) -> str | None:
         """Why *entry* is not added, when the record it would be stored as exists and does not

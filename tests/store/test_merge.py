@@ -144,3 +144,41 @@ def test_a_preprint_meets_its_published_version_by_title_and_two_venues_do_not()
         urls=["https://arxiv.org/abs/2402.00002"],
     )
     assert not same_paper(new_record("arxiv2024-scaling-laws", one, SRC), other)  # two preprints
+
+
+def test_a_revised_bibtex_entry_changes_what_its_file_changed_and_nothing_else():
+    """The digest gave the title and the Chinese summary; refs.bib gave the title, the
+    abstract and a link. Its new version fixes the title, drops the abstract and changes
+    the link: those change (the abstract goes: only that file gave it); the summary, and
+    the short name the user set by hand, stay."""
+    from papercli.store.merge import earlier_version, revise_entry
+
+    digest = Entry(
+        line=5, venue="ICLR", year=2026, title="Muon for Jounrals", summary_zh="提出 Muon。"
+    )
+    v1_entry = Entry(line=1, venue="ICLR", year=2026, title="Muon for Jounrals", abstract="We study Muon.",
+                     urls=["https://a.org/1"], citekey="muon26")  # fmt: skip
+    v2_entry = Entry(line=3, venue="ICLR", year=2026, title="Muon for Journals", urls=["https://a.org/2"],
+                     citekey="muon26")  # fmt: skip
+    v1 = Source("sources/refs-aaa.bib", "refs.bib", 1, "bibtex", v1_entry.fields())
+    v2 = Source("sources/refs-bbb.bib", "refs.bib", 3, "bibtex", v2_entry.fields())
+    record = new_record(
+        "iclr2026-muon-jounrals",
+        digest,
+        Source("sources/d.txt", "d.txt", 5, "digest", digest.fields()),
+    )
+    merge_entry(record, v1_entry, v1)
+    record.short_name = "MuonJ"  # (by hand)
+    assert earlier_version(record, v2_entry, v2) == v1
+    assert revise_entry(record, v2_entry, v1_entry, v2, v1)
+    assert (record.title, record.abstract, record.summary_zh, record.short_name, record.urls) == (
+        "Muon for Journals", None, "提出 Muon。", "MuonJ", ["https://a.org/2"])  # fmt: skip
+    assert [s.document for s in record.sources] == ["sources/d.txt", "sources/refs-bbb.bib"]
+    unrelated = Entry(
+        line=3, venue="ICLR", year=2026, title="Sparse Attention at Scale", citekey="muon26"
+    )
+    other = Source("sources/refs-ccc.bib", "refs.bib", 3, "bibtex", ["title"])
+    assert earlier_version(record, unrelated, other) is None  # another project's refs.bib
+    again = Source("sources/refs-ddd.bib", "refs.bib", 3, "bibtex", v2_entry.fields())
+    assert not revise_entry(record, v2_entry, v2_entry, again, v2)  # the entry did not change
+    assert [s.document for s in record.sources] == ["sources/d.txt", "sources/refs-bbb.bib"]

@@ -186,27 +186,29 @@ def _family(name: str) -> str:
     return fold_key(family)
 
 
-REVISED = ("title", "authors", "short_name", "abstract", "summary_zh")
+REVISED = ("title", "authors", "short_name", "abstract", "summary_zh", "urls", "venue", "year",
+           "kind")  # fmt: skip
 
 
-def revise_entry(record: Record, entry: Entry, source: Source, old: Source) -> bool:
-    """Put what *entry* (its key's entry in a new version of a BibTeX file) says in place of
-    what *old* (the earlier version) said: a typo fixed in a title corrects the paper,
-    rather than making a second one. A field another source gave too keeps its value when
-    the entry no longer has one; links are kept when another source gave links too.
+def revise_entry(record: Record, entry: Entry, before: Entry, source: Source, old: Source) -> bool:
+    """Put into *record* what changed from *before* (its key's entry in the earlier copy
+    *old* of a BibTeX file) to *entry* (in the new copy *source*): a typo fixed in a title
+    corrects the paper, rather than making a second one. A field the file did not change
+    is left as the record has it (a hand edit stays); a field the new version drops is
+    removed unless another source gave it too; links are added and removed one by one.
 
     Returns whether the paper changed; if not, the record is left as it was, citing *old*."""
     others = {name for s in record.sources if s is not old for name in s.fields}
     revised: dict = {}
     for name in REVISED:
-        value = getattr(entry, name)
-        if value or name not in others:
-            revised[name] = _copy(value)
-    revised["urls"] = (record.urls + [u for u in entry.urls if u not in record.urls]
-                       if "urls" in others else list(entry.urls))  # fmt: skip
-    for name in ("venue", "year", "kind"):
-        if getattr(entry, name) is not None:
-            revised[name] = getattr(entry, name)
+        new, was = getattr(entry, name), getattr(before, name)
+        if new == was:
+            continue
+        if name == "urls":
+            kept = [u for u in record.urls if u not in was or u in new]
+            revised[name] = kept + [u for u in new if u not in kept]
+        elif new or (name not in others and name not in ("venue", "year", "kind")):
+            revised[name] = _copy(new)  # (a venue or year dropped from the file stays)
     if all(getattr(record, name) == value for name, value in revised.items()):
         return False
     for name, value in revised.items():
