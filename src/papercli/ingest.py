@@ -16,9 +16,10 @@ import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from .errors import DocumentError
-from .parsers import Entry, parse_bytes, parse_file
+from .parsers import STDIN, Entry, parse_bytes, parse_file, parse_stream
 from .progress import Progress, quiet
 from .search.index import PaperIndex
 from .store import ids
@@ -352,8 +353,11 @@ def ingest(
     paths: Iterable[Path],
     taxonomy: Taxonomy | None = None,
     progress: Progress = quiet,
+    stdin: BinaryIO | None = None,
 ) -> IngestReport:
-    """Ingest documents; raise ``DocumentError``, touching nothing, if one is unusable."""
+    """Ingest documents; raise ``DocumentError``, touching nothing, if one is unusable.
+    A path ``-`` is the document *stdin* holds, named ``stdin`` in the records' sources
+    and in warnings."""
     # Every document is parsed before anything reaches the library; its entries are then let
     # go (at 100,000 papers they took ~300 MB) and parsed again, one document at a time, from
     # its copy while merging. The copy is staged as soon as the document is parsed: all
@@ -365,7 +369,10 @@ def ingest(
     try:
         staged = []
         for path in map(Path, paths):
-            doc, data = parse_file(path)
+            if str(path) == "-" and stdin is not None:
+                path, (doc, data) = Path(STDIN), parse_stream(stdin)
+            else:
+                doc, data = parse_file(path)
             count, doc.entries = len(doc.entries), []
             staged.append((path, doc, count, *library.stage_source(path.name, data)))
             del data

@@ -213,6 +213,26 @@ def test_tag_ids_from_stdin_as_search_ids_writes_them(run):
                                                   "papers search muon --ids | papers tag - --add TAG\n")  # fmt: skip
 
 
+def test_ingest_reads_a_document_piped_in(tmp_path):
+    """A page copied from the browser and piped in: its records name it stdin."""
+    runner, library = CliRunner(), str(tmp_path / "lib")
+    result = runner.invoke(app, ["--library", library, "ingest", "-"],
+                           input=ABSTRACTS.read_text("utf-8"))  # fmt: skip
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert (
+        result.stdout
+        == "ingested 1 document, 19 entries: 19 new, 0 merged, 0 unchanged, 0 warnings\n"
+    )
+    shown = runner.invoke(app, ["--library", library, "show", "iclr2026-rrnco"]).stdout
+    assert "source: stdin:7 (abstracts: short_name, abstract)" in lines(shown)
+    twice = runner.invoke(app, ["--library", library, "ingest", "-", "-"], input="x")
+    assert (twice.exit_code, twice.stderr) == (
+        2, "papers: '-' reads the document piped in, which can be read once\n")  # fmt: skip
+    junk = runner.invoke(app, ["--library", library, "ingest", "-"], input="hello\n")
+    assert (junk.exit_code, junk.stderr.split(" (")[0]) == (
+        2, "papers: stdin: not a recognised paper list")  # fmt: skip
+
+
 def test_ids_are_not_read_from_a_terminal(seeded_library):
     """``papers tag - --add x`` typed at a terminal is an error at once, not a silent wait."""
     from papercli.cli.app import Session
@@ -226,6 +246,12 @@ def test_ids_are_not_read_from_a_terminal(seeded_library):
     session.env = Environment(io.StringIO(), io.StringIO(), stdin=Terminal("iclr2026-qzo\n"))
     with pytest.raises(UsageError, match=r"^'-' reads paper ids piped in, and none are: "):
         session.piped_ids("papers search muon --ids | papers tag - --add TAG")
+    from pathlib import Path
+
+    from papercli.cli.library import _piped_document
+
+    with pytest.raises(UsageError, match=r"^'-' reads a document piped in, and none is: "):
+        _piped_document(session, [Path("-")])
 
 
 def test_export_takes_the_venue_and_year_filters_list_takes(run):

@@ -35,11 +35,13 @@ def ingest(
     Digest pages, abstract lists, BibTeX files and papers' own JSON/YAML exports. Each
     entry becomes a record, is merged into the record of the same paper, or is reported
     with file and line. One unusable document stops the ingest and nothing changes.
+    '-' reads a document piped in; its records name it stdin.
 
     \b
     Examples:
       papers ingest iclr2026-optimization.txt iclr2026-abstracts.txt
       papers ingest backup.json refs.bib
+      xclip -o | papers ingest -   (a page copied from the browser)
       papers ingest --sample      (the two ICLR 2026 documents papers ships with)
     """
     import logging
@@ -55,11 +57,26 @@ def ingest(
         paths += sample_documents()
     if not paths:
         raise UsageError("name the documents to ingest (or --sample for the bundled ones)")
+    stdin = None
+    if Path("-") in paths:
+        stdin = _piped_document(session, paths)
     library = session.library(create=True)
-    report = run_ingest(library, paths, session.taxonomy, progress=session.env.progress)
+    report = run_ingest(library, paths, session.taxonomy, progress=session.env.progress,
+                        stdin=stdin)  # fmt: skip
     for warning in report.warnings:
         session.env.warn(warning)
     session.out(f"ingested {report.summary()}")
+
+
+def _piped_document(session: Session, paths: list[Path]):
+    """Standard input, as bytes, for ``ingest -`` (a page copied from a browser and piped
+    in); a terminal is not read, and it can be read once."""
+    if paths.count(Path("-")) > 1:
+        raise UsageError("'-' reads the document piped in, which can be read once")
+    stream = session.env.stdin
+    if stream is None or session.env.stdin_is_terminal:
+        raise UsageError("'-' reads a document piped in, and none is: xclip -o | papers ingest -")
+    return getattr(stream, "buffer", stream)
 
 
 @command(short_help="Update the search index, or rebuild it.")

@@ -18,7 +18,8 @@ from . import abstracts, bibtex, digest, records
 from .base import Document, Entry, ParseWarning
 from .decode import decode
 
-__all__ = ["FORMATS", "MAX_BYTES", "Document", "Entry", "ParseWarning", "parse_bytes", "parse_file"]
+__all__ = ["FORMATS", "MAX_BYTES", "STDIN", "Document", "Entry", "ParseWarning", "parse_bytes",
+           "parse_file", "parse_stream"]  # fmt: skip
 
 FORMATS = (records, bibtex, digest, abstracts)
 MAX_BYTES = 64 * 1024 * 1024  # a paper list this large is not a paper list
@@ -88,3 +89,14 @@ def parse_file(path: Path) -> tuple[Document, bytes]:
     except IsADirectoryError:
         raise DocumentError(shown, _folder(shown)) from None
     return parse_bytes(data, shown), data
+
+
+STDIN = "stdin"  # the name a document read from standard input goes by (``ingest -``)
+
+
+def parse_stream(stream) -> tuple[Document, bytes]:
+    """Read and parse a document from a binary *stream* (standard input: ``ingest -``)."""
+    data = stream.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise DocumentError(STDIN, "is over 64 MiB; documents over 64 MiB are refused")
+    return parse_bytes(data, STDIN), data
