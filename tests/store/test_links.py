@@ -15,6 +15,7 @@ from papercli.store.links import link_key, link_keys
         ("https://arxiv.org/abs/1412.6980v9", "x:1412.6980"),
         ("http://export.arxiv.org/pdf/1412.6980.pdf", "x:1412.6980"),
         ("https://doi.org/10.48550/arXiv.1412.6980", "x:1412.6980"),
+        ("https://arxiv.org/abs/1412.6980?context=cs", "x:1412.6980"),
         ("hep-th/9901001", "x:hep-th/9901001"),
         ("doi:10.1000/XYZ.42", "d:10.1000/xyz.42"),
         ("https://dx.doi.org/10.1000/xyz.42", "d:10.1000/xyz.42"),
@@ -30,6 +31,17 @@ from papercli.store.links import link_key, link_keys
 )  # fmt: skip
 def test_link_key(text, key):
     assert link_key(text) == key
+
+
+def test_a_records_arxiv_identifier_is_read_from_any_spelling_of_its_link():
+    from papercli.store.links import arxiv_id
+
+    assert (
+        arxiv_id(["https://example.org/a", "https://doi.org/10.48550/arXiv.1412.6980"])
+        == "1412.6980"
+    )
+    assert arxiv_id(["http://export.arxiv.org/pdf/hep-th/9901001v2.pdf"]) == "hep-th/9901001"
+    assert arxiv_id(["https://example.org/a"]) is None
 
 
 def test_a_records_links_give_each_key_once():

@@ -73,7 +73,6 @@ def text_of(value: str) -> str:
 
 _ARXIV_NAME_RE = re.compile(r"^\s*(?:arxiv\b|corr\s*$)", re.I)  # arXiv preprint …, ArXiv, CoRR
 _ARXIV_IN_TEXT_RE = re.compile(rf"\barxiv:\s*({ARXIV_ID})", re.I)
-_ARXIV_DOI_RE = re.compile(rf"^\s*(?:https://doi\.org/)?10\.48550/arxiv\.({ARXIV_ID})\s*$", re.I)
 _ARXIV_ALONE_RE = re.compile(rf"^\s*(?:abs/)?({ARXIV_ID})\s*$")
 
 
@@ -125,9 +124,9 @@ def _arxiv_id(fields: dict[str, str], urls: list[str]) -> str | None:
         m = _ARXIV_IN_TEXT_RE.search(fields.get(name, ""))
         if m:
             return m.group(1)
-    m = _ARXIV_DOI_RE.match(fields.get("doi", ""))  # arXiv's DataCite DOIs (Zotero)
-    if m:
-        return m.group(1)
+    doi = arxiv_id([fields.get("doi", "")])  # arXiv's DataCite DOIs (Zotero)
+    if doi:
+        return doi
     volume = _ARXIV_ALONE_RE.match(fields.get("volume", ""))
     if arxiv_journal and volume:
         return volume.group(1)
@@ -222,7 +221,7 @@ def _entry(key: str, line: int, fields: dict[str, str], kind: str) -> Entry | No
     if fields.get("doi"):
         urls.append("https://doi.org/" + fields["doi"].strip().removeprefix("https://doi.org/"))
     preprint = _arxiv_id(fields, urls)
-    if preprint and arxiv_id(urls) is None:
+    if preprint and not any("arxiv.org/" in url for url in urls):  # (its page, not its DOI)
         urls.append(arxiv_url(preprint))
     keywords = [k.strip().lower() for k in re.split(r"[,;]", fields.get("keywords", ""))]
     return Entry(

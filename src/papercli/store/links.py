@@ -26,11 +26,8 @@ def _patterns() -> dict[str, re.Pattern]:
     return {
         "arxiv": re.compile(
             rf"^(?:(?:https?://)?(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/|arxiv:\s*)?({ARXIV_ID})"
-            r"(?:\.pdf)?/?$",
+            r"(?:\.pdf)?/?(?:[?#]\S*)?$",
             re.I,
-        ),
-        "arxiv_url": re.compile(
-            rf"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/({ARXIV_ID})", re.I
         ),
         "doi": re.compile(
             r"^(?:(?:https?://)?(?:dx\.)?doi\.org/|doi:\s*)?(10\.\d{4,9}/\S+)$", re.I
@@ -81,12 +78,10 @@ def arxiv_url(identifier: str) -> str:
 
 
 def arxiv_id(urls: list[str]) -> str | None:
-    """The arXiv identifier (with its version, if the link gives one) of the first arXiv
-    link among *urls*."""
-    if not urls:
-        return None
-    pattern = _patterns()["arxiv_url"]
+    """The arXiv identifier (version aside) of the first arXiv link among *urls*, in any
+    spelling ``link_key`` knows (abs or pdf page, arXiv's DOI)."""
     for url in urls:
-        if m := pattern.match(url):
-            return m.group(1)
+        key = link_key(url)
+        if key and key.startswith("x:"):
+            return key[2:]
     return None

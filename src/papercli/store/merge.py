@@ -69,7 +69,7 @@ def identity_keys(
     if abstract_key:
         keys.append("a:" + hashlib.sha1(abstract_key.encode("utf-8")).hexdigest()[:20])
     if preprint:
-        keys.append("x:" + re.sub(r"v\d+$", "", preprint))
+        keys.append("x:" + preprint)
     name_key = fold_key(short_name) if short_name else ""
     if name_key:
         keys.append(f"n:{_venue_year(venue, year)}:{name_key}")
