@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from papercli.parsers import parse_file
 from papercli.parsers.base import Entry
 from papercli.store.merge import entry_keys, merge_entry, new_record, same_paper
@@ -129,20 +131,9 @@ def test_a_preprint_meets_its_published_version_by_title_and_two_venues_do_not()
     assert (record.venue, record.year) == ("ICML", 2024)
     conference = new_record("icml2024-dora", published, SRC)
     assert not same_paper(conference, elsewhere)  # two conferences: two papers, as before
-    one = Entry(
-        line=1,
-        venue="arXiv",
-        year=2024,
-        title="Scaling Laws",
-        urls=["https://arxiv.org/abs/2401.00001"],
-    )
-    other = Entry(
-        line=2,
-        venue="arXiv",
-        year=2024,
-        title="Scaling Laws",
-        urls=["https://arxiv.org/abs/2402.00002"],
-    )
+    one = Entry(line=1, venue="arXiv", year=2024, title="Scaling Laws",
+                urls=["https://arxiv.org/abs/2401.00001"])  # fmt: skip
+    other = dataclasses.replace(one, line=2, urls=["https://arxiv.org/abs/2402.00002"])
     assert not same_paper(new_record("arxiv2024-scaling-laws", one, SRC), other)  # two preprints
 
 
