@@ -78,6 +78,39 @@ def test_past_the_first_lines_a_listing_is_flushed_every_so_often_not_each_line(
     assert waits == {math.ceil(FLUSH_EVERY / 0.011)}  # no line held longer than that
 
 
+class WriteCalls(io.StringIO):
+    """A stdout that writes through (PYTHONUNBUFFERED): each write is a system call."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+
+    def write(self, text: str) -> int:
+        self.calls += 1
+        return super().write(text)
+
+
+@pytest.mark.parametrize("fmt", ["plain", "ids", "json"])
+def test_past_the_first_lines_a_write_through_stdout_gets_lines_in_batches(index, fmt):
+    """With PYTHONUNBUFFERED, stdout writes through: a line handed to it was a write
+    call (3,527 for a listing of `learning` at 10k papers). Past the first lines, it now
+    gets them ``BATCH`` characters at a time; what it shows is the same."""
+    from papercli.render import BATCH, FLUSH_FIRST
+
+    hit = search(index, "muon")[0]
+    env = Environment(WriteCalls(), io.StringIO(), color="never", environ={})
+    assert write_hits(env, iter([hit] * 500), True, fmt, clock=lambda: 0.0) == 500
+    written = env.stdout.getvalue()
+    assert env.stdout.calls <= FLUSH_FIRST + len(written) // BATCH + 2
+    whole = piped()
+    for _ in range(500):
+        write_hits(whole, iter([hit]), True, "ids" if fmt == "ids" else "plain")
+    if fmt != "json":
+        assert written == whole.stdout.getvalue()
+    else:
+        assert json.loads(written) == [json.loads(written)[0]] * 500
+
+
 @pytest.mark.parametrize("query", ["muon", "no-such-word-anywhere"])
 def test_streamed_json_is_the_array_print_json_writes(index, query):
     streamed = piped()
