@@ -75,3 +75,55 @@ def test_a_long_query_is_quoted_back_cut_short():
     with pytest.raises(UsageError) as err:
         rewrite(pasted, resolve)
     assert str(err.value) == f"unbalanced quote in {pasted[:59] + '…'!r}"
+
+
+def _shape(q):
+    """What a query is, all of it: class, field, text, boost and how an Or scores and
+    matches, its parts in order (Whoosh's == leaves out the Or's minmatch and scale)."""
+    parts = tuple(_shape(s) for s in getattr(q, "subqueries", ()))
+    own = tuple(getattr(q, a, None) for a in ("fieldname", "text", "boost", "minmatch", "scale"))
+    return (type(q).__name__, own, parts)
+
+
+@pytest.fixture(scope="module")
+def bundled_index(seeded_template):
+    from papercli.search.index import PaperIndex
+    from papercli.store.library import Library
+
+    return PaperIndex(Library(seeded_template)).open()
+
+
+def test_plain_words_make_the_query_whooshs_parser_makes(bundled_index):
+    """Queries of plain words, each with the concepts it names, are made without Whoosh's
+    parser (``_direct``): for every word of the bundled library's texts, every English
+    name of the glossary and pairs of them, the query is the one the parser makes."""
+    import re
+
+    from whoosh import qparser
+
+    from papercli.search.querylang import TEXT_FIELDS, _direct
+
+    index = bundled_index
+    schema = index.ix.schema
+    parser = qparser.MultifieldParser(list(TEXT_FIELDS), schema, group=qparser.AndGroup)
+    parser.add_plugin(qparser.FuzzyTermPlugin())
+    parser.add_plugin(qparser.GtLtPlugin())
+    words = set()
+    for path in (index.library.papers_dir).glob("*.yaml"):
+        words.update(re.findall(r"[A-Za-z]+", path.read_text("utf-8")))
+    names = [n for spec in index.query_glossary().data["concepts"].values() for n in spec[0]]
+    words, queries = sorted(words), []
+    pairs = [*zip(words, reversed(words), strict=True), *zip(names, words, strict=False)]
+    queries += words + names + [f"{a} {b}" for a, b in pairs] + ["Muon with Newton-Schulz"]
+    made = 0
+    for text in queries:
+        try:
+            rewritten = rewrite(text, None, index.query_glossary(), {})
+        except UsageError:
+            continue  # (only common words)
+        direct = _direct(rewritten, schema)
+        if direct is not None:
+            made += 1
+            assert _shape(direct) == _shape(parser.parse(rewritten)), text
+    assert made > 0.9 * len(words)  # most queries
+    assert _direct("muon NOT adam", schema) is None and _direct("OR", schema) is None
