@@ -88,8 +88,11 @@ print(json.dumps({"stand-in": whoosh.reading.cached_property is functools.cached
 
 
 def test_after_a_command_other_code_gets_the_real_modules(seeded_library):
-    """Whoosh is imported without urllib.request, asyncio and its morphology tables, yet
-    nothing planted stays where other code (an HTTP client, Whoosh's Variations) looks."""
+    """Whoosh is imported without urllib.request, asyncio, its morphology tables and
+    OpenSSL's hashlib, yet nothing planted stays where other code (an HTTP client,
+    Whoosh's Variations, a hash) looks, and Whoosh's hash tables hash as before."""
+    papers = [sys.executable, "-m", "papercli", "--library", str(seeded_library.root)]
+    subprocess.run([*papers, "search", "muon"], capture_output=True, check=True)  # (synced)
     out = run(rf"""
 import json
 sys.argv = ["papers", "--library", {str(seeded_library.root)!r}, "search", "muon"]
@@ -99,15 +102,20 @@ try:
 except SystemExit:
     pass
 skipped = [m for m in ("urllib.request", "asyncio", "whoosh.lang.morph_en", "httpx",
-                     "papercli.enrich") if m in sys.modules]
+                     "papercli.enrich", "hashlib") if m in sys.modules]
+import hashlib
+from whoosh.filedb.filetables import md5_hash
+same_hash = md5_hash(b"muon") == int(hashlib.md5(b"muon").hexdigest(), 16) & 0xFFFFFFFF
 import urllib.request
 real_request = getattr(urllib.request, "__file__", None) is not None
 stable = urllib.request.Request is urllib.request.Request
 import whoosh.lang.morph_en as morph
 from whoosh.query.terms import variations
 print(json.dumps({{"skipped": skipped, "real request": real_request, "stable": stable,
+                   "real hashlib": hasattr(hashlib, "sha256"), "same hash": same_hash,
                    "real morph": getattr(morph, "__file__", None) is not None,
                    "variations": sorted(variations("running"))[:3]}}))
 """)
     assert out == {"skipped": [], "real request": True, "stable": True, "real morph": True,
+                   "real hashlib": True, "same hash": True,
                    "variations": ["ran", "run", "runner"]}  # fmt: skip

@@ -6,16 +6,20 @@ imports Whoosh as it is and never touches ``sys.modules``.
 http.client and email: papers never downloads through Whoosh), ``whoosh.reading`` imports
 the ``cached_property`` package, which imports asyncio (~25 ms), and ``whoosh.query.terms``
 imports ``whoosh.lang.morph_en``, whose word-variation tables compile into one huge
-regular expression (~25 ms) that only Whoosh's ``Variations`` query uses.
+regular expression (~25 ms) that only Whoosh's ``Variations`` query uses. Its hash tables
+take ``md5`` (and its automata ``sha1``) from ``hashlib``, which loads OpenSSL (3.7 ms);
+the same functions come from Python's own ``_md5`` and ``_sha1`` in 0.3 ms.
 
 ``load()`` imports Whoosh's modules once with stand-ins for those three in ``sys.modules``
 *only while Whoosh's own modules execute*, and removes them before returning. What stays
 is in Whoosh's own namespace: ``whoosh.compat.urlretrieve`` and
 ``whoosh.query.terms.variations`` import the real module on first call, and
 ``whoosh.reading.cached_property`` is ``functools.cached_property`` (which behaves the
-same for the plain properties Whoosh defines). Any other code that imports
-``urllib.request`` or ``whoosh.lang.morph_en`` gets the real module, as if this module
-did not exist. If Whoosh was imported before, nothing is done.
+same for the plain properties Whoosh defines), and Whoosh's ``md5`` and ``sha1`` are
+Python's own (the same digests; a Python built without them gets ``hashlib``). Any
+other code that imports ``urllib.request``, ``hashlib`` or ``whoosh.lang.morph_en`` gets
+the real module, as if this module did not exist. If Whoosh was imported before, nothing
+is done.
 
 Measured (cold processes, this machine): ``import whoosh.index, whoosh.query`` 119–179 ms
 without the stand-ins, 47–73 ms with them.
@@ -28,8 +32,9 @@ import importlib
 import sys
 import types
 
-# Whoosh's modules that import one of the three; everything else in Whoosh imports these.
-_IMPORTERS = ("whoosh.compat", "whoosh.reading", "whoosh.query")
+# Whoosh's modules that import one of them; everything else in Whoosh imports these (the
+# hash tables' module is imported when an index is opened: here, so that it gets md5).
+_IMPORTERS = ("whoosh.compat", "whoosh.reading", "whoosh.query", "whoosh.filedb.filetables")
 
 
 def _urlretrieve(*args, **kwargs):
@@ -52,7 +57,15 @@ def _stand_ins() -> dict[str, types.ModuleType]:
     request.urlretrieve = _urlretrieve
     morph = types.ModuleType("whoosh.lang.morph_en")
     morph.variations = _variations
-    return {"cached_property": cached, "urllib.request": request, "whoosh.lang.morph_en": morph}
+    out = {"cached_property": cached, "urllib.request": request, "whoosh.lang.morph_en": morph}
+    try:
+        from _md5 import md5
+        from _sha1 import sha1
+    except ImportError:  # (some builds leave them out: hashlib it is)
+        return out
+    hashes = types.ModuleType("hashlib")
+    hashes.md5, hashes.sha1 = md5, sha1
+    return {**out, "hashlib": hashes}
 
 
 def load() -> None:
