@@ -1,4 +1,4 @@
-"""The ``papers`` program imports Whoosh without the three modules it imports and never
+"""The ``papers`` program imports Whoosh without the modules it imports and never
 uses here. Only the command line calls ``load()`` (when a command starts): library code
 imports Whoosh as it is and never touches ``sys.modules``.
 
@@ -10,7 +10,7 @@ regular expression (~25 ms) that only Whoosh's ``Variations`` query uses. Its ha
 take ``md5`` (and its automata ``sha1``) from ``hashlib``, which loads OpenSSL (3.7 ms);
 the same functions come from Python's own ``_md5`` and ``_sha1`` in 0.3 ms.
 
-``load()`` imports Whoosh's modules once with stand-ins for those three in ``sys.modules``
+``load()`` imports Whoosh's modules once with stand-ins for those in ``sys.modules``
 *only while Whoosh's own modules execute*, and removes them before returning. What stays
 is in Whoosh's own namespace: ``whoosh.compat.urlretrieve`` and
 ``whoosh.query.terms.variations`` import the real module on first call, and
