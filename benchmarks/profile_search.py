@@ -58,10 +58,11 @@ def import_times(library: str, term: str, runs: int) -> tuple[dict, dict, dict]:
     return _medians(per_package), _medians(per_part), _medians(per_own)
 
 
-# The modules of Whoosh a search uses, imported as the command line imports them.
+# The modules of Whoosh a search of plain words uses, imported as the command line imports
+# them (no query parser: querylang._direct).
 _LEAN_WHOOSH = (
     "from papercli.cli import lean_whoosh; lean_whoosh.load(); "
-    "import whoosh.index, whoosh.query, whoosh.qparser, whoosh.analysis, whoosh.fields, "
+    "import whoosh.index, whoosh.query, whoosh.analysis, whoosh.fields, "
     "whoosh.codec.whoosh3, whoosh.searching, whoosh.scoring"
 )
 TYPER, WHOOSH, OWN, MORE = (

@@ -49,9 +49,10 @@ PHRASE = "federated learning"
 CHINESE = "联邦学习"
 TRADITIONAL = "聯邦學習"  # the same words in Traditional script (OpenCC loaded to read them)
 TAG = "federated-learning"
-FLOOR_WHOOSH = (  # as the command line imports it (cli/lean_whoosh.py)
+FLOOR_WHOOSH = (  # as the command line imports it (cli/lean_whoosh.py); a query of plain
+    # words no longer needs Whoosh's query parser (querylang._direct)
     "from papercli.cli import lean_whoosh; lean_whoosh.load(); "
-    "import whoosh.index, whoosh.searching, whoosh.qparser"
+    "import whoosh.index, whoosh.searching"
 )
 
 # label, papers arguments (without --library), key of the rg row it is compared with
