@@ -187,3 +187,38 @@ def test_the_parallel_writer_builds_the_same_index(tmp_path, monkeypatch):
         assert scores[0] == scores[1] and scores[0], text  # (ties may list in another order)
     words = [json.loads((lib.index_dir / "words.json").read_text("utf-8")) for lib in (one, two)]
     assert words[0] == words[1]
+
+
+@pytest.mark.parametrize("signame", ["SIGINT", "SIGTERM"])
+def test_a_signal_taken_by_another_thread_waits_until_the_process_has_started(signame):
+    """While an indexing process is being started, Ctrl-C and SIGTERM wait. The thread's
+    signal mask alone did not hold them when another thread was running (the progress
+    bar's): the system delivered the signal to that thread, and Python ran the handler
+    in the main thread anyway, in the middle of handing the process to the fork server,
+    which printed a traceback on the terminal (seen once in CI)."""
+    import subprocess
+    import sys
+
+    code = f"""
+import json, os, signal, sys, threading, time
+from papercli.search.parallel import _signals_held
+signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+events = []
+def send():  # (a thread started before: its mask lets the signal in, as the bar's does)
+    time.sleep(0.2)
+    os.kill(os.getpid(), signal.{signame})
+threading.Thread(target=send).start()
+try:
+    with _signals_held():
+        deadline = time.monotonic() + 0.8
+        while time.monotonic() < deadline:
+            pass  # (a handler run in this thread would interrupt this loop)
+        events.append("started")
+    events.append("after")
+except KeyboardInterrupt:
+    events.append("interrupted")
+print(json.dumps(events))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=30)  # fmt: skip
+    assert out.stdout.split() == ['["started",', '"interrupted"]'], out.stderr

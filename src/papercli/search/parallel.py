@@ -89,16 +89,34 @@ def _signals_held():
     """Hold Ctrl-C and SIGTERM while a process is being started (they are delivered right
     after): interrupted between handing the process to the fork server and learning its
     pid, the parent could neither stop it nor wait for it, and the child, finding the
-    parent's queues gone, printed a traceback of its own."""
-    try:
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    except (AttributeError, ValueError):  # (no such call here, or not the main thread)
+    parent's queues gone, printed a traceback of its own; interrupted while handing it
+    over, the fork server printed one.
+
+    This thread's signal mask is not enough: the system delivers a signal to a thread
+    that does not block it (the progress bar's), and Python then runs the handler in this
+    thread all the same. So the handlers are also replaced, for the moment, by one that
+    notes the signal, and the signal is raised again once the process has started."""
+    names = (signal.SIGINT, signal.SIGTERM)
+    caught: list[int] = []
+    foreign = any(signal.getsignal(n) is None for n in names)  # (set outside Python)
+    if foreign or threading.current_thread() is not threading.main_thread():
         yield
         return
+    previous = {n: signal.signal(n, lambda signum, _frame: caught.append(signum))
+                for n in names}  # fmt: skip
+    try:
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, set(names))
+    except AttributeError:  # (no such call here)
+        held = None
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        for n, handler in previous.items():
+            signal.signal(n, handler)
+        if held is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        for signum in dict.fromkeys(caught):
+            signal.raise_signal(signum)
 
 
 class _Task(SubWriterTask):
