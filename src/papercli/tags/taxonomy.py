@@ -127,17 +127,9 @@ class Tag:
         return [(p.lower(), re.compile(re.escape(p), re.IGNORECASE))
                 for p in self.exclude + self.passing]  # fmt: skip
 
-    def matches(
-        self,
-        text: str,
-        lowered: str | None = None,
-        words: set[str] | None = None,
-        windows: bool | None = None,
-    ) -> str | None:
-        """The first alias match found in *text* outside the exclusions, as written there
-        (None: none). *lowered*, *words* (see ``word_set``) and *windows* (see ``_near``)
-        let a caller checking many tags compute them once."""
-        m = self.first_match(text, lowered, words, windows)
+    def matches(self, text: str, *prepared, **named) -> str | None:
+        """``first_match``, as written in *text* (None: none)."""
+        m = self.first_match(text, *prepared, **named)
         return m.group() if m else None
 
     def first_match(
@@ -147,7 +139,9 @@ class Tag:
         words: set[str] | None = None,
         windows: bool | None = None,
     ) -> re.Match | None:
-        """``matches``, as the match itself (where it is in *text*)."""
+        """The first alias match found in *text* outside the exclusions (None: none).
+        *lowered*, *words* (see ``word_set``) and *windows* (see ``_near``) let a caller
+        checking many tags compute them once."""
         lowered = text.lower() if lowered is None else lowered
         words = word_set(lowered) if words is None else words
         windows = windowed(text, lowered) if windows is None else windows
