@@ -74,3 +74,13 @@ def test_a_rebuilt_index_says_so(seeded_template, tmp_path):
     result = invoke("--library", str(library), "list", "--ids")
     assert result.exit_code == 0 and len(result.stdout.split()) == 63
     assert result.stderr == "papers: the index was missing or unreadable: rebuilt it (63 papers)\n"
+
+
+def test_a_library_without_an_index_is_told_it_was_built_not_that_it_was_damaged(bundled_copy):
+    """A library cloned from git, or copied without its index (``make run`` on a fresh
+    clone): the index is built, and the line says so, not that something was unreadable."""
+    result = invoke("--library", str(bundled_copy), "list", "--ids")
+    assert result.exit_code == 0 and len(result.stdout.split()) == 63
+    assert result.stderr == "papers: the library had no index: built it (63 papers)\n"
+    again = invoke("--library", str(bundled_copy), "list", "--ids")
+    assert (again.exit_code, again.stderr) == (0, "")

@@ -50,6 +50,9 @@ class SyncReport:
         return self.added + self.updated + self.removed
 
 
+MISSING = "missing"  # why open() made an index: there was none (see PaperIndex.rebuilt)
+
+
 class PaperIndex:
     """The library's index. Open it with ``PaperIndex(library).open()``."""
 
@@ -115,8 +118,11 @@ class PaperIndex:
 
         saved = state.read(self.dir, "state.json")
         if saved.get("version") != SCHEMA_VERSION:
-            other = saved.get("version") is not None
-            return saved, "made by another version of papers" if other else "missing or unreadable"
+            if saved.get("version") is not None:
+                return saved, "made by another version of papers"
+            if not self.dir.is_dir() or not any(self.dir.iterdir()):
+                return saved, MISSING  # (a fresh clone of a library, say: nothing wrong)
+            return saved, "missing or unreadable"
         if saved.get("glossary") != self.glossary_files.fingerprint():
             return saved, "made with another glossary or taxonomy"
         if not (self.dir / COMPILED).is_file():
