@@ -171,3 +171,17 @@ def test_a_tab_or_newline_in_a_field_stays_inside_its_column(index):
     line = env.stdout.getvalue()
     assert line.count("\n") == 1 and line.count("\t") == 6
     assert line.split("\t")[2] == "ICLR 2" and line.split("\t")[5] == "A title in two lines"
+
+
+def test_an_export_reaches_a_write_through_stdout_in_batches(index):
+    """``papers export`` to stdout: a record was a write call where stdout writes through
+    (PYTHONUNBUFFERED); the records now reach it ``BATCH`` characters at a time, the same
+    text."""
+    from papercli.cli.export import write
+    from papercli.render import BATCH
+
+    env = Environment(WriteCalls(), io.StringIO(), color="never", environ={})
+    pieces = [f"@inproceedings{{key{i},\n  title = {{Paper {i}}},\n}}\n\n" for i in range(600)]
+    write(env, iter(pieces), None)
+    assert env.stdout.getvalue() == "".join(pieces)
+    assert env.stdout.calls <= len("".join(pieces)) // BATCH + 1 < len(pieces)

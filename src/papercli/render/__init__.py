@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from ..text import escaped_json, terminal_safe
@@ -108,6 +108,21 @@ def write_hits(
     out.write("".join(pending))
     out.flush()  # (before what the command writes next, on stderr)
     return n
+
+
+def in_batches(pieces: Iterable[str], size: int = BATCH) -> Iterator[str]:
+    """*pieces* joined into strings of at least *size* characters (the last may be
+    shorter): a stdout that writes through (``PYTHONUNBUFFERED``) makes a write call of
+    each string it is handed."""
+    pending, count = [], 0
+    for piece in pieces:
+        pending.append(piece)
+        count += len(piece)
+        if count >= size:
+            yield "".join(pending)
+            pending, count = [], 0
+    if pending:
+        yield "".join(pending)
 
 
 def _indented(text: str) -> str:
