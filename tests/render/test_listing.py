@@ -78,39 +78,6 @@ def test_past_the_first_lines_a_listing_is_flushed_every_so_often_not_each_line(
     assert waits == {math.ceil(FLUSH_EVERY / 0.011)}  # no line held longer than that
 
 
-class WriteCalls(io.StringIO):
-    """A stdout that writes through (PYTHONUNBUFFERED): each write is a system call."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.calls = 0
-
-    def write(self, text: str) -> int:
-        self.calls += 1
-        return super().write(text)
-
-
-@pytest.mark.parametrize("fmt", ["plain", "ids", "json"])
-def test_past_the_first_lines_a_write_through_stdout_gets_lines_in_batches(index, fmt):
-    """With PYTHONUNBUFFERED, stdout writes through: a line handed to it was a write
-    call (3,527 for a listing of `learning` at 10k papers). Past the first lines, it now
-    gets them ``BATCH`` characters at a time; what it shows is the same."""
-    from papercli.render import BATCH, FLUSH_FIRST
-
-    hit = search(index, "muon")[0]
-    env = Environment(WriteCalls(), io.StringIO(), color="never", environ={})
-    assert write_hits(env, iter([hit] * 500), True, fmt, clock=lambda: 0.0) == 500
-    written = env.stdout.getvalue()
-    assert env.stdout.calls <= FLUSH_FIRST + len(written) // BATCH + 2
-    whole = piped()
-    for _ in range(500):
-        write_hits(whole, iter([hit]), True, "ids" if fmt == "ids" else "plain")
-    if fmt != "json":
-        assert written == whole.stdout.getvalue()
-    else:
-        assert json.loads(written) == [json.loads(written)[0]] * 500
-
-
 @pytest.mark.parametrize("query", ["muon", "no-such-word-anywhere"])
 def test_streamed_json_is_the_array_print_json_writes(index, query):
     streamed = piped()
@@ -171,17 +138,3 @@ def test_a_tab_or_newline_in_a_field_stays_inside_its_column(index):
     line = env.stdout.getvalue()
     assert line.count("\n") == 1 and line.count("\t") == 6
     assert line.split("\t")[2] == "ICLR 2" and line.split("\t")[5] == "A title in two lines"
-
-
-def test_an_export_reaches_a_write_through_stdout_in_batches(index):
-    """``papers export`` to stdout: a record was a write call where stdout writes through
-    (PYTHONUNBUFFERED); the records now reach it ``BATCH`` characters at a time, the same
-    text."""
-    from papercli.cli.export import write
-    from papercli.render import BATCH
-
-    env = Environment(WriteCalls(), io.StringIO(), color="never", environ={})
-    pieces = [f"@inproceedings{{key{i},\n  title = {{Paper {i}}},\n}}\n\n" for i in range(600)]
-    write(env, iter(pieces), None)
-    assert env.stdout.getvalue() == "".join(pieces)
-    assert env.stdout.calls <= len("".join(pieces)) // BATCH + 1 < len(pieces)

@@ -76,15 +76,12 @@ def export(
 
 
 def write(env, pieces, output: Path | None) -> None:
-    """The export to stdout (in batches of ``render.BATCH`` characters: a record a write
-    call where stdout writes through), or to *output* replaced only once the export is
-    whole."""
-    from ..render import in_batches
+    """The export to stdout, or to *output* replaced only once the export is whole."""
     from ..store.files import atomic_writer
 
     if output is None:
-        for batch in in_batches(pieces):
-            env.stdout.write(batch)
+        for piece in pieces:
+            env.stdout.write(piece)
         return
     with atomic_writer(output) as handle:
         for piece in pieces:

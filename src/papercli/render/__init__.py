@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..text import escaped_json, terminal_safe
@@ -66,10 +66,6 @@ FLUSH_FIRST = 20  # lines flushed one by one: a screenful, and at 100k papers th
 FLUSH_EVERY = 0.05  # s: then what was written is flushed at least this often. A flush a
 # line (a write call each) cost 2-3 us of a piped hit's ~60: the 3,527 hits of `learning`
 # at 10k papers, written into `cat`, took 41-59 ms so and 29-48 ms batched (3 runs)
-BATCH = 8192  # characters: past the first lines, lines reach stdout this many at a time.
-# With PYTHONUNBUFFERED set (Docker images set it; so did this machine's shell) stdout
-# writes through, and a line was a write call: the 3,527 hits of `learning` at 10k papers
-# took 58 us a hit into a pipe and 40 into /dev/null (cold processes, medians of 11)
 
 
 def write_hits(
@@ -80,49 +76,24 @@ def write_hits(
     read, and no listing is held in memory. The first ``FLUSH_FIRST`` lines are flushed
     one by one; later, a line written ``FLUSH_EVERY`` seconds or more after the last flush
     is flushed with those before it (and the stream writes whenever its buffer fills: hits
-    come steadily once the first are out). Lines reach the stream ``BATCH`` characters at
-    a time, however it buffers (a write-through stdout made a write call a line). The
-    JSON is one array, the same bytes ``print_json`` would write for the whole list.
-    Returns the count."""
+    come steadily once the first are out). The JSON is one array, the same bytes
+    ``print_json`` would write for the whole list. Returns the count."""
     out, n, flushed = env.stdout, 0, 0.0
-    pending, size = [], 0  # lines not yet handed to the stream
     for n, hit in enumerate(hits, 1):
         if fmt == "ids":
-            line = f"{hit.id}\n"
+            out.write(f"{hit.id}\n")
         elif fmt == "json":
             item = json.dumps(hit_json(hit, scores), ensure_ascii=False, indent=2)
-            line = ("[\n" if n == 1 else ",\n") + escaped_json(_indented(item))
+            out.write(("[\n" if n == 1 else ",\n") + escaped_json(_indented(item)))
         else:
-            line = _plain_line(hit, scores)
-        pending.append(line)
-        size += len(line)
-        due = n <= FLUSH_FIRST or clock() - flushed >= FLUSH_EVERY
-        if due or size >= BATCH:
-            out.write("".join(pending))
-            pending, size = [], 0
-            if due:
-                out.flush()
-                flushed = clock()
+            out.write(_plain_line(hit, scores))
+        if n <= FLUSH_FIRST or clock() - flushed >= FLUSH_EVERY:
+            out.flush()
+            flushed = clock()
     if fmt == "json":
-        pending.append("\n]\n" if n else "[]\n")
-    out.write("".join(pending))
+        out.write("\n]\n" if n else "[]\n")
     out.flush()  # (before what the command writes next, on stderr)
     return n
-
-
-def in_batches(pieces: Iterable[str], size: int = BATCH) -> Iterator[str]:
-    """*pieces* joined into strings of at least *size* characters (the last may be
-    shorter): a stdout that writes through (``PYTHONUNBUFFERED``) makes a write call of
-    each string it is handed."""
-    pending, count = [], 0
-    for piece in pieces:
-        pending.append(piece)
-        count += len(piece)
-        if count >= size:
-            yield "".join(pending)
-            pending, count = [], 0
-    if pending:
-        yield "".join(pending)
 
 
 def _indented(text: str) -> str:
