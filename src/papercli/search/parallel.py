@@ -37,6 +37,7 @@ from whoosh.multiproc import MpWriter, SubWriterTask
 from whoosh.writing import SegmentWriter
 
 from ..errors import PapersError
+from .pool import install
 
 FAILED = "failed"  # first item of the result a failing child sends instead of its segment
 
@@ -127,6 +128,10 @@ class _Task(SubWriterTask):
     def _Popen(process_obj):
         return _context().Process._Popen(process_obj)  # started the context's way
 
+    def _process_file(self, filename, doc_count) -> None:
+        install(self.writer, self.kwargs.get("limitmb", 128))  # (before its first document)
+        super()._process_file(filename, doc_count)
+
     def run(self) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         _exit_with_parent()
@@ -148,6 +153,7 @@ class ParallelWriter(MpWriter):
         # MpWriter.__init__, but with queues of our own context: its own calls the default
         # context's Queue(), which fixes the process's start method for good.
         SegmentWriter.__init__(self, ix, **kwargs)
+        install(self, kwargs.get("limitmb", 128))  # (it merges small segments in its pool)
         if not multisegment:
             raise ValueError("ParallelWriter writes one segment per process")
         _start_fork_server()

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .index import PaperIndex
 
 PARALLEL_FROM = 1000  # records in one write before a second indexing process pays off
-POOL_MB = 64  # Whoosh's posting pool per indexing process (MB, as Whoosh estimates it)
+POOL_MB = 64  # the posting pool of each indexing process (MB; see pool.CompactPool)
 
 
 class Writer:
@@ -135,16 +135,18 @@ def _whoosh_writer(index: PaperIndex, expected: int):
     """Whoosh's own writer, or from ``PARALLEL_FROM`` upserts on (and with two cores), the
     two-process one."""
     from .codec import PapersCodec
+    from .pool import install
 
     if expected >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
         from .parallel import ParallelWriter
 
-        # limitmb: the posting pool each process sorts in memory before spilling a run to
-        # disk. Measured on 10k papers: 32 indexed 1.6x slower than 128; 64 is ~15% slower
-        # than 128 and keeps each indexing process near 120 MB instead of 190.
+        # limitmb: the postings each process holds (``pool.CompactPool``, ~30 bytes each)
+        # before it writes a run to disk. 64 MB holds a 10k ingest's share (~26 MB for
+        # 5,000 papers): no run. (Whoosh's own pool, ~230 bytes a posting, spilled there.)
         return ParallelWriter(index.ix, procs=2, multisegment=True, limitmb=POOL_MB,
                               compound=False, codec=PapersCodec())  # fmt: skip
-    return index.ix.writer(timeout=30.0, compound=False, codec=PapersCodec())
+    writer = index.ix.writer(timeout=30.0, limitmb=POOL_MB, compound=False, codec=PapersCodec())
+    return install(writer, POOL_MB)
 
 
 def discard_partial(index: PaperIndex) -> None:
