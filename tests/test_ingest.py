@@ -154,28 +154,34 @@ def test_each_document_is_copied_once_parsed_not_held_until_the_last(tmp_library
 
 
 @pytest.mark.parametrize("keep", [16 << 20, 0])
-def test_small_documents_are_parsed_once_large_ones_again_while_merging(
+def test_a_small_ingest_keeps_what_it_made_in_memory_a_large_one_does_not(
     tmp_path, monkeypatch, keep
 ):
-    """Documents within KEEP_PARSED bytes keep their entries from the first parse (parsing
-    them again cost ~0.5 s of a 10,000-paper ingest, on one core); past it they are parsed
-    again while merging, so their entries are not all held at once. The records are the
-    same either way."""
+    """Documents within KEEP_PARSED bytes keep their entries from the first parse, and their
+    records are parked as objects (parsing again and parking as JSON cost ~1 s of a
+    10,000-paper ingest); past it they are parsed again while merging and their records
+    parked on disk, so neither is held all at once. The records are the same either way."""
     import papercli.ingest as ingest_module
     from papercli.store.library import Library
 
-    parsed_again = []
-    parse_bytes = ingest_module.parse_bytes
+    parsed_again, parked_in_memory = [], []
+    parse_bytes, parked = ingest_module.parse_bytes, ingest_module.Parked
 
     def counted(data, name):
         parsed_again.append(name)
         return parse_bytes(data, name)
 
+    def watched(in_memory=False):
+        parked_in_memory.append(in_memory)
+        return parked(in_memory)
+
     monkeypatch.setattr(ingest_module, "parse_bytes", counted)
+    monkeypatch.setattr(ingest_module, "Parked", watched)
     monkeypatch.setattr(ingest_module, "KEEP_PARSED", keep)
     library = Library(tmp_path / "library")
     report = ingest(library, SEEDS)
     assert parsed_again == ([] if keep else [str(p) for p in SEEDS])
+    assert parked_in_memory == [bool(keep)]
     assert len(report.new) == 63 and report.merged == ["iclr2026-rrnco"]
     ours, bundled = library.papers_dir, BUNDLED / "papers"
     _same, mismatch, errors = filecmp.cmpfiles(ours, bundled, os.listdir(bundled), shallow=False)

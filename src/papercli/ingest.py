@@ -38,9 +38,11 @@ from .store.record import Record, Source
 from .tags.tagging import apply_tags, auto_tags, keep_keywords
 from .tags.taxonomy import Taxonomy, load_taxonomy
 
-# Documents up to this many bytes (in all) keep their entries from the first parse instead of
-# being parsed again while merging: 7.9 MB of documents (10,000 papers) parse in ~0.5 s, on
-# the one core the ingest then uses; their entries take ~4 bytes a byte of document.
+# An ingest of documents up to this many bytes (in all) keeps what it made in memory: each
+# document's entries from the first parse, instead of parsing it again while merging, and
+# its records until they are saved, instead of parking them on disk (``Parked``). At 10,000
+# papers (7.9 MB of documents) the second parse cost ~0.5 s, on the one core the ingest then
+# uses, and parking ~0.5 s more; entries take ~4 bytes a byte of document, records ~3.
 KEEP_PARSED = 16 << 20
 
 
@@ -81,45 +83,56 @@ def _pack(record: Record | dict) -> str:
 
 
 class Parked:
-    """Records parked as JSON in a temporary file, each found again by where it lies.
+    """Records parked until they are saved: as JSON in a temporary file, each found again by
+    where it lies, or (*in_memory*, for a small ingest) as they are.
 
     Held as text, the records parked by an ingest of 100,000 papers were ~200 MB of its
     362 MiB peak (and all processes together peaked at 662 MiB, against the 500 MB goal):
     on disk, each costs an entry of a dict. The file is gone when closed, and with the
-    process however it ends; a record is read back with one ``pread``."""
+    process however it ends; a record is read back with one ``pread``. Writing and reading
+    them back cost ~0.5 s of a 10,000-paper ingest, which holds them in ~30 MB."""
 
-    def __init__(self) -> None:
+    def __init__(self, in_memory: bool = False) -> None:
         self._file = None
         self._end = 0
         self._where: dict[str, int] = {}  # id -> offset << 32 | length (one int: a tuple of
         # two took 80 bytes more a record)
+        self._live: dict[str, Record] | None = {} if in_memory else None
 
     def __contains__(self, rid: str) -> bool:
-        return rid in self._where
+        return rid in (self._where if self._live is None else self._live)
 
     def __len__(self) -> int:
-        return len(self._where)
+        return len(self._where if self._live is None else self._live)
 
-    def put(self, rid: str, text: str) -> None:
+    def put(self, record: Record) -> None:
+        if self._live is not None:
+            self._live[record.id] = record
+            return
         if self._file is None:
             import tempfile
 
             self._file = tempfile.TemporaryFile(prefix="papers-parked-", buffering=0)  # noqa: SIM115 (closed by close())
-        data = text.encode("utf-8")
+        data = _pack(record).encode("utf-8")
         os.pwrite(self._file.fileno(), data, self._end)
-        self._where[rid] = self._end << 32 | len(data)
+        self._where[record.id] = self._end << 32 | len(data)
         self._end += len(data)
 
-    def pop(self, rid: str) -> str:
+    def pop(self, rid: str) -> Record:
+        if self._live is not None:
+            return self._live.pop(rid)
         where = self._where.pop(rid)
         offset, length = where >> 32, where & 0xFFFFFFFF
-        return os.pread(self._file.fileno(), length, offset).decode("utf-8")
+        data = os.pread(self._file.fileno(), length, offset).decode("utf-8")
+        return Record.from_dict(json.loads(data), rid)
 
     def close(self) -> None:
         if self._file is not None:
             self._file.close()
             self._file = None
         self._where.clear()
+        if self._live is not None:
+            self._live.clear()
 
 
 class Batch:
@@ -163,7 +176,7 @@ class Batch:
         """Park the records touched so far; forget those only looked at."""
         for rid, record in self.records.items():
             if rid in self.touched:
-                self.parked.put(rid, _pack(record))
+                self.parked.put(record)
             else:
                 self.before.pop(rid, None)  # read from the library again if needed
         self.records.clear()
@@ -172,8 +185,7 @@ class Batch:
         """The record *rid* of this batch, live (unparked), or None if it has none."""
         record = self.records.get(rid)
         if record is None and rid in self.parked:
-            record = Record.from_dict(json.loads(self.parked.pop(rid)), rid)
-            self.records[rid] = record
+            record = self.records[rid] = self.parked.pop(rid)
         return record
 
     def _load(self, rid: str) -> Record:
@@ -417,7 +429,8 @@ def _missing(folder: Path) -> list[Path]:
 
 
 def _merge_and_save(library: Library, staged: list, taxonomy: Taxonomy, progress) -> IngestReport:
-    with contextlib.closing(Parked()) as parked:  # (its file goes, whatever happens)
+    small = sum(at.stat().st_size for _p, _d, _c, _rel, at in staged) <= KEEP_PARSED
+    with contextlib.closing(Parked(in_memory=small)) as parked:  # (its file goes, whatever happens)
         return _merge(library, staged, taxonomy, progress, parked)
 
 
@@ -461,8 +474,8 @@ def _merge(library: Library, staged: list, taxonomy: Taxonomy, progress, parked:
                         keep_keywords(record, batch.keywords.get(rid, set()) - auto)
                         apply_tags(record, auto)
                         data = record.to_dict()
-                        before, packed = batch.before.pop(rid), _pack(data)
-                        if before != packed and txn.save(record):
+                        before = batch.before.pop(rid)
+                        if (before is None or before != _pack(data)) and txn.save(record):
                             writer.upsert(record, txn.stamp(rid), before is None, data)
                             report.written += 1
                 with progress(None, "writing the records"):  # (flushing 10,000 files: seconds)
