@@ -19,9 +19,11 @@ Matching runs over the title, short name, abstract and Chinese summary.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from itertools import accumulate
 from pathlib import Path
 
 from ..errors import PapersError, TaxonomyError
@@ -268,16 +270,23 @@ class Taxonomy:
         found = self._found(texts)  # (matched in the texts joined: one may span two)
         if not found:
             return {}
-        first_end = len(present[0])
-        prepared: list | None = None  # (worked out once, for the tags that need it)
+        starts = list(accumulate((len(t) + 1 for t in present[:-1]), initial=0))
+        prepared: dict[int, tuple] = {}  # (each text's lower case, words and windowing: once)
         out = {}
         for name, tag, m in found:
-            if m.end() <= first_end:  # in the first text: the first text that matches
-                out[name] = m.group()  # (most tags: ~1/3 of finding a paper's concepts)
-                continue
-            if prepared is None:  # each text's lower case, words and windowing
-                prepared = [_prepared(t) for t in present]
-            out[name] = next(filter(None, (tag.matches(*p) for p in prepared)), None) or (m.group())
+            # The joined match lies in text k: only the texts before it can hold an earlier
+            # one; in text k itself, the tag's first match is this one (its aliases that come
+            # first match nowhere). Matching the long texts again was ~1/3 of the work.
+            k = bisect_right(starts, m.start()) - 1
+            if m.end() > starts[k] + len(present[k]):  # (spans two texts: try every text)
+                k = len(present)
+            words = None
+            for j in range(k):
+                if j not in prepared:
+                    prepared[j] = _prepared(present[j])
+                if words := tag.matches(*prepared[j]):
+                    break
+            out[name] = words or m.group()
         return out
 
     def _found(self, texts) -> list[tuple[str, Tag, re.Match]]:
