@@ -278,11 +278,12 @@ class Batch:
                 self.remember(record, touched=True)
         else:
             record = self.find(entry)
-            if record is None and (broken := self.broken_record(entry)):
+            base = _base_id(entry) if record is None else ""  # (the id a new record starts from)
+            if record is None and (broken := self.broken_record(base)):
                 report.warnings.append(f"{where or source.name}:{entry.line}: {broken}")
                 return
             if record is None:
-                record, outcome = self.create(entry, source), "new"
+                record, outcome = self.create(entry, source, base), "new"
             elif record.cites(source):
                 outcome = "unchanged"
             else:
@@ -327,10 +328,10 @@ class Batch:
             self.earlier[old.document] = {e.line: e for e in doc.entries} if doc else {}
         return self.earlier[old.document].get(old.line)
 
-    def broken_record(self, entry: Entry) -> str | None:
-        """Why *entry* is not added, when the record it would be stored as exists and does not
-        validate: a second copy (``…-2``) would hide the broken one. None otherwise."""
-        base = _base_id(entry)
+    def broken_record(self, base: str) -> str | None:
+        """Why an entry is not added, when the record it would be stored as (*base*, its
+        ``_base_id``) exists and does not validate: a second copy (``…-2``) would hide the
+        broken one. None otherwise."""
         reason = self.index.invalid.get(f"{base}.yaml")
         if reason is None or base in self.records or base in self.parked:
             return None
@@ -338,8 +339,7 @@ class Batch:
         return (f"skipped: papers/{base}.yaml would hold this paper but does not validate "
                 f"({why}); fix it (papers edit {base}) and ingest again")  # fmt: skip
 
-    def create(self, entry: Entry, source: Source) -> Record:
-        base = _base_id(entry)
+    def create(self, entry: Entry, source: Source, base: str) -> Record:
         rid = ids.unique_id(
             base, lambda i: i in self.records or i in self.parked or self.library.exists(i)
         )
