@@ -392,10 +392,13 @@ def ingest(
             else:
                 doc, data = parse_file(path)
             count, parsed = len(doc.entries), parsed + len(data)
-            if parsed > KEEP_PARSED:
+            if parsed > KEEP_PARSED:  # (and those kept so far, once all are parsed)
                 doc.entries = []
             staged.append((path, doc, count, *library.stage_source(path.name, data)))
             del data
+        if parsed > KEEP_PARSED:
+            for _path, doc, *_rest in staged:
+                doc.entries = []
         report = _merge_and_save(library, staged, taxonomy or load_taxonomy(), progress)
         done = True
         return report
