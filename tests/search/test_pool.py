@@ -119,3 +119,31 @@ def test_the_indexing_writers_use_the_compact_pool(seeded_library):
         assert not isinstance(writer.pool, PostingPool)
     finally:
         writer.cancel()
+
+
+def test_merging_runs_holds_a_chunk_of_each_run_not_the_pool(postings, monkeypatch):
+    """At the end of a large write the postings still in memory go to a run too, and a run
+    is read a chunk of bounded size at a time: merging 13 runs of a 100k ingest's share held
+    ~100 MB with chunks of 4,096 terms and the pool's own postings alongside."""
+    import marshal
+
+    import papercli.search.pool as pool_module
+
+    monkeypatch.setattr(pool_module, "CHUNK", 2048)
+    pool = CompactPool(RamStorage(), 0.02)
+    for item in postings:
+        pool.add(item)
+    assert pool.runs and pool._fields  # (spilled, and more held since)
+    merged = pool.iter_postings()
+    first = next(merged)
+    assert pool._fields == {}
+    for name in pool.runs:
+        f = pool.tempstore.open_file(name).raw_file()
+        while True:
+            try:
+                chunk = marshal.load(f)
+            except EOFError:
+                break
+            sizes = [len(buf) for _field, _term, buf in chunk]
+            assert sum(sizes) - sizes[-1] < 2048  # (a chunk ends with the term that fills it)
+    assert [first, *merged] == sorted(postings)

@@ -29,7 +29,9 @@ from collections.abc import Iterator
 
 _HEAD = struct.Struct("<Idi")  # docnum, weight, the value's length (-1: no value)
 TERM_COST = 120  # bytes a new term costs beyond its postings (dict slot, bytearray header)
-CHUNK = 4096  # terms a run holds per marshal record
+CHUNK = 256 << 10  # bytes of postings a run holds per marshal record (what merging holds of
+# each run at a time: chunks of 4,096 terms were up to a few MB each, and merging 13 runs of
+# a 100k ingest's share held ~100 MB)
 
 
 class CompactPool:
@@ -80,12 +82,13 @@ class CompactPool:
         name = f"{len(self.runs)}.{id(self):x}.postings"
         f = self.tempstore.create_file(name)
         try:
-            chunk = []
+            chunk, size = [], 0
             for entry in self._sorted_terms():
                 chunk.append(entry)
-                if len(chunk) == CHUNK:
+                size += len(entry[2])
+                if size >= CHUNK:
                     f.write(marshal.dumps(chunk))
-                    chunk = []
+                    chunk, size = [], 0
             if chunk:
                 f.write(marshal.dumps(chunk))
         finally:
@@ -108,10 +111,13 @@ class CompactPool:
         if not self.runs:
             terms = self._sorted_terms()
         else:
-            # Each source yields (field, term, buffer) in term order; the runs were written
-            # in docnum order, the pool's own postings come last. Tagged with the source's
-            # rank, equal terms come out in that order.
-            sources = [self._read_run(name) for name in self.runs] + [self._sorted_terms()]
+            # What the pool holds goes to a run too, so that merging holds only a chunk of
+            # each run, not also up to the pool's limit (as Whoosh's pool does). Each run
+            # yields (field, term, buffer) in term order; the runs were written in docnum
+            # order. Tagged with the run's rank, equal terms come out in that order.
+            if self._fields:
+                self._spill()
+            sources = [self._read_run(name) for name in self.runs]
             terms = _joined(heapq.merge(*map(_ranked, range(len(sources)), sources)))
         for fieldname, tbytes, buf in terms:
             postings = _decoded(buf)
