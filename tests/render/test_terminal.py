@@ -3,6 +3,7 @@ tables taller than the screen in the real pager, narrow and wide screens, Ctrl-C
 
 from __future__ import annotations
 
+import io
 import itertools
 import re
 import shutil
@@ -259,3 +260,29 @@ def test_ctrl_c_during_a_rebuild_keeps_the_index_usable(big, tmp_path, phase, sh
     assert search.stdout == expected
     assert subprocess.run([PAPERS, "--library", str(library), "doctor"],
                           capture_output=True).returncode == 0  # fmt: skip
+
+
+class _Screen(io.StringIO):
+    """A terminal's stderr, as far as Rich and papers can tell."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("what", ["exporting bibtex", "exporting csl-json", "saving", "indexing"])
+def test_a_progress_line_leaves_room_for_the_terminals_ctrl_c_echo(what):
+    """The terminal echoes Ctrl-C as "^C" after the bar. A bar as wide as the screen (80
+    columns, "exporting bibtex") wrapped then, and, cleared one line too low, stayed on the
+    screen above "papers: interrupted" (seen in tmux)."""
+    from papercli.render.environment import Environment
+
+    screen = _Screen()
+    env = Environment(io.StringIO(), screen, environ={"TERM": "xterm-256color"}, size=(80, 24))
+    with env.progress(10063, what) as advance:
+        for _ in range(5000):
+            advance()
+        time.sleep(0.15)  # (a refresh or two)
+    drawn = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen.getvalue())
+    lines = [line for line in re.split(r"[\r\n]", drawn) if line.strip()]
+    assert lines and any(what in line for line in lines)
+    assert max(len(line) for line in lines) <= 78

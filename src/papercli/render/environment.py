@@ -24,6 +24,7 @@ from typing import TextIO
 
 TERMINAL_LIMIT = 50  # rows a listing shows on a terminal unless --limit or a setting says
 PAGER_LESS = "FRX"  # like git: quit if one screen, pass colours, do not clear the screen
+ECHO_ROOM = 2  # columns a progress line leaves free for the terminal's "^C"
 
 
 def _isatty(stream) -> bool:
@@ -146,6 +147,10 @@ class Environment:
         from .bars import bar, spinner
 
         console = self.console(stderr=True)
+        # Two columns free: the terminal echoes Ctrl-C as "^C" after the bar, and on a bar as
+        # wide as the screen (80 columns, "exporting bibtex") it wrapped to a new line; the
+        # bar, cleared one line too low, then stayed on the screen above "interrupted".
+        console.width = max(console.width - ECHO_ROOM, 20)
         with spinner(console, what) if total is None else bar(console, total, what) as advance:
             yield advance
 
