@@ -139,9 +139,9 @@ class Batch:
     """Records touched by this ingest, and which identity key belongs to which of them.
 
     The records of the document being ingested are objects; once it is done they are
-    parked as JSON in a temporary file (``Parked``: 100,000 records held as objects took
-    ~300 MB, and as text ~200 MB) and come back to life if a later entry is the same
-    paper."""
+    parked (``Parked``: as JSON in a temporary file, unless the ingest is small; 100,000
+    records held as objects took ~300 MB, and as text ~200 MB) and come back to life if a
+    later entry is the same paper."""
 
     def __init__(self, library: Library, index: PaperIndex, searcher, parked: Parked) -> None:
         self.library = library
@@ -375,11 +375,12 @@ def ingest(
     """Ingest documents; raise ``DocumentError``, touching nothing, if one is unusable.
     A path ``-`` is the document *stdin* holds, named ``stdin`` in the records' sources
     and in warnings."""
-    # Every document is parsed before anything reaches the library. Past the first
-    # KEEP_PARSED bytes of documents, its entries are then let go (at 100,000 papers they
-    # took ~300 MB) and parsed again, one document at a time, from its copy while merging.
-    # The copy is staged as soon as the document is parsed: all
-    # documents' bytes held until the last was parsed (80 MB at 100,000 papers) left the
+    # Every document is parsed before anything reaches the library. Unless the documents
+    # are within KEEP_PARSED bytes in all, their entries are then let go (at 100,000 papers
+    # they took ~300 MB; as soon as the bytes read pass the limit) and each document is
+    # parsed again, one at a time, from its copy while merging. The copy is staged as soon
+    # as the document is parsed: all documents' bytes held until the last was parsed (80 MB
+    # at 100,000 papers) left the
     # ingest process ~50 MiB larger to its end. Copies wait in sources/.pending-<pid>/
     # until the transaction that cites them commits, and go if any document is unusable.
     made = [f for f in (library.sources_dir, *_missing(library.root)) if not f.exists()]
@@ -396,10 +397,11 @@ def ingest(
                 doc.entries = []
             staged.append((path, doc, count, *library.stage_source(path.name, data)))
             del data
-        if parsed > KEEP_PARSED:
+        small = parsed <= KEEP_PARSED
+        if not small:
             for _path, doc, *_rest in staged:
                 doc.entries = []
-        report = _merge_and_save(library, staged, taxonomy or load_taxonomy(), progress)
+        report = _merge_and_save(library, staged, taxonomy or load_taxonomy(), progress, small)
         done = True
         return report
     finally:
@@ -431,13 +433,17 @@ def _missing(folder: Path) -> list[Path]:
     return out
 
 
-def _merge_and_save(library: Library, staged: list, taxonomy: Taxonomy, progress) -> IngestReport:
-    small = sum(at.stat().st_size for _p, _d, _c, _rel, at in staged) <= KEEP_PARSED
+def _merge_and_save(
+    library: Library, staged: list, taxonomy: Taxonomy, progress, small: bool
+) -> IngestReport:
     with contextlib.closing(Parked(in_memory=small)) as parked:  # (its file goes, whatever happens)
-        return _merge(library, staged, taxonomy, progress, parked)
+        return _merge(library, staged, taxonomy, progress, parked, small)
 
 
-def _merge(library: Library, staged: list, taxonomy: Taxonomy, progress, parked: Parked):
+def _merge(library: Library, staged: list, taxonomy: Taxonomy, progress, parked: Parked,
+           small: bool):  # fmt: skip
+    """Merge the staged documents' entries and save the records. *small*: the documents are
+    within ``KEEP_PARSED`` bytes, and kept their entries from the first parse."""
     report = IngestReport()
     with library.lock():
         index = PaperIndex(library).open(progress=progress)
@@ -451,7 +457,7 @@ def _merge(library: Library, staged: list, taxonomy: Taxonomy, progress, parked:
                     )
                     report.warnings += [f"{path}:{w.line}: {w.message}" for w in header.warnings]
                     entries, header.entries = header.entries, []  # (kept, or parsed again)
-                    if len(entries) != count:
+                    if not small:
                         entries = parse_bytes(at.read_bytes(), str(path)).entries
                     for entry in entries:
                         source = Source(rel, path.name, entry.line, header.format, entry.fields())

@@ -85,7 +85,9 @@ def test_postings_out_of_docnum_order_are_sorted(postings):
     assert list(pool.iter_postings()) == sorted(postings)
 
 
-def _segment_files(documents, compact: bool, limitmb: float) -> dict[str, str]:
+def _segment_files(documents, compact: bool, limitmb: float) -> tuple[dict[str, str], int]:
+    """The index files written (name past the segment id -> digest), and the runs the pool
+    had written before the commit."""
     folder = _folder()
     writer = whoosh_index.create_in(str(folder), make_schema()).writer(
         limitmb=max(1, int(limitmb)), codec=PapersCodec(), compound=False
@@ -94,19 +96,22 @@ def _segment_files(documents, compact: bool, limitmb: float) -> dict[str, str]:
         install(writer, limitmb)
     for fields in documents:
         writer.add_document(**fields)
+    runs = len(writer.pool.runs)
     writer.commit()
-    return {  # (MAIN_<segment id>.pst, MAIN_<segment id>._title_len.col, …)
+    files = {  # (MAIN_<segment id>.pst, MAIN_<segment id>._title_len.col, …)
         path.name.split(".", 1)[1]: hashlib.sha256(path.read_bytes()).hexdigest()
         for path in folder.iterdir()
         if path.suffix in (".trm", ".pst", ".col")
     }
+    return files, runs
 
 
 @pytest.mark.parametrize("limitmb", [64, 0.01])
 def test_an_index_written_from_the_pool_is_whooshs_byte_for_byte(documents, limitmb):
-    ours = _segment_files(documents, True, limitmb)
+    ours, runs = _segment_files(documents, True, limitmb)
+    assert (runs > 3) == (limitmb < 1)  # (with runs merged, and without)
     assert {"trm", "pst", "_stored.col"} <= ours.keys()
-    assert ours == _segment_files(documents, False, 64)
+    assert ours == _segment_files(documents, False, 64)[0]
 
 
 def test_the_indexing_writers_use_the_compact_pool(seeded_library):
