@@ -154,6 +154,29 @@ def test_full_sync_equals_incremental(seeded_library):
     assert ids(list_papers(index, Filters())) == before
 
 
+def test_a_search_reads_the_index_it_opened_while_a_writer_replaces_it(seeded_library):
+    """A writer's commit deletes the files of the generation it replaces, and Whoosh opens
+    some of them (each field's lengths, the stored records, the sort keys) only when first
+    read. A search that had opened its reader just before read them after: "No such file
+    or directory", a search that failed during another process's ingest (CI, once in
+    ~870 tests). The reader reads the generation it opened, whole."""
+    from whoosh import query
+
+    from papercli.search.query import parse_query
+
+    index = PaperIndex(seeded_library).open()
+    expected = ids(search(index, "muon"))
+    index = PaperIndex(seeded_library).open()
+    with index.searcher() as searcher:
+        before = set(os.listdir(index.dir))
+        PaperIndex(seeded_library).open(refresh=False).sync(full=True)  # a rebuild commits
+        assert not any(name.endswith(".col") and name in before for name in os.listdir(index.dir))
+        found = ids(index.stream(parse_query(index, "muon"), None, searcher=searcher))
+        listed = ids(index.stream(query.Every(), None, sort=True, searcher=searcher))
+    assert found == expected
+    assert listed == ids(list_papers(PaperIndex(seeded_library).open(), Filters()))
+
+
 @pytest.mark.slow
 def test_the_parallel_writer_builds_the_same_index(tmp_path, monkeypatch):
     """Large batches index in two processes started from a fork server: same papers,

@@ -30,7 +30,7 @@ def test_parallel_ingests_serialise_and_searches_keep_working(tmp_path):
         )
         for docs in batches
     ]
-    searches = []
+    searches, failed = [], []  # (what a failed search said, not just that it failed)
     while any(w.poll() is None for w in writers):
         start = time.perf_counter()
         result = subprocess.run(
@@ -38,11 +38,12 @@ def test_parallel_ingests_serialise_and_searches_keep_working(tmp_path):
             capture_output=True, text=True,
         )  # fmt: skip
         searches.append((result.returncode, time.perf_counter() - start, result.stdout))
+        failed += [result.stderr] if result.returncode else []
     results = [(w.returncode, *w.communicate()) for w in writers]
     assert [code for code, _out, _err in results] == [0, 0, 0]
     waited = [err for _code, _out, err in results if "waiting for another papers command" in err]
     assert waited, "no writer waited for the lock"
-    assert searches and all(code == 0 for code, _t, _out in searches)
+    assert searches and failed == []
     assert all("iclr2026-muonbp" in out for _code, _t, out in searches)  # the seeds stay visible
     # the same batches one after the other give the same papers (ids may differ in suffix
     # order when two generated papers collide, so compare the papers' texts)

@@ -45,9 +45,29 @@ class _PerDocWriter(W3PerDocWriter):
 
 
 class _PerDocReader(W3PerDocReader):
+    """Whoosh's reader of a segment's columns, with every column file opened at once.
+
+    Whoosh opens a column file when it is first read. A writer's commit deletes the files
+    of the generation it replaces, so a search that had opened its reader just before
+    found them gone: "No such file or directory", or no stored records at all (a search
+    failed during another process's ingest). An open file outlives its name: opened here,
+    the segment is read whole as it was. A file gone already raises
+    ``FileNotFoundError``, and Whoosh reads its table of contents again (``reader()``
+    retries on ``IOError``), now naming the new generation."""
+
     def __init__(self, storage, segment) -> None:
         super().__init__(storage, segment)
         self._length_bytes: dict[str, bytes | None] = {}
+        prefix, suffix = segment.make_filename("."), W3Codec.COLUMN_EXT
+        names = [f[len(prefix) : -len(suffix)] for f in storage.list()
+                 if f.startswith(prefix) and f.endswith(suffix)]  # fmt: skip
+        if self._doccount and "_stored" not in names:  # (every paper stores its record)
+            raise FileNotFoundError(f"{segment.make_filename('._stored' + suffix)} is gone")
+        for fieldname in names:
+            self._colfiles[fieldname] = self._get_column_file(fieldname)
+
+    def has_column(self, fieldname):
+        return fieldname in self._colfiles
 
     def doc_field_length(self, docnum, fieldname, default=0):
         """``W3PerDocReader.doc_field_length`` from the field's lengths read in one piece:
