@@ -177,6 +177,34 @@ def test_a_search_reads_the_index_it_opened_while_a_writer_replaces_it(seeded_li
     assert listed == ids(list_papers(PaperIndex(seeded_library).open(), Filters()))
 
 
+def test_a_table_of_contents_removed_while_opening_is_read_again_not_waited_for(
+    seeded_library, monkeypatch
+):
+    """Whoosh lists its tables of contents, then opens the newest; a writer's commit can
+    remove it in between. The search read that as a damaged index and waited for the
+    writer's lock (a whole ingest) to rebuild it."""
+    import whoosh.index
+
+    PaperIndex(seeded_library).open()
+    opened = []
+    open_dir = whoosh.index.open_dir
+
+    def removed_once(*args, **kwargs):
+        opened.append(args)
+        if len(opened) == 1:
+            raise FileNotFoundError(2, "No such file or directory", "_MAIN_1.toc")
+        return open_dir(*args, **kwargs)
+
+    def waits(self, *args, **kwargs):
+        raise AssertionError("waited for the writer's lock")
+
+    monkeypatch.setattr(whoosh.index, "open_dir", removed_once)
+    monkeypatch.setattr(Library, "lock", waits)
+    index = PaperIndex(seeded_library).open()
+    assert (len(opened), index.rebuilt) == (2, None)
+    assert len(search(index, "muon")) == 4
+
+
 @pytest.mark.slow
 def test_the_parallel_writer_builds_the_same_index(tmp_path, monkeypatch):
     """Large batches index in two processes started from a fork server: same papers,

@@ -127,10 +127,18 @@ class PaperIndex:
             return saved, "made with another glossary or taxonomy"
         if not (self.dir / COMPILED).is_file():
             return saved, "missing its glossary"
-        try:  # (not exists_in first: it reads and unpickles the whole TOC too, ~13 ms)
-            self._ix = windex.open_dir(str(self.dir))
-        except Exception:
-            return saved, "missing or unreadable"
+        for attempt in range(3):
+            try:  # (not exists_in first: it reads and unpickles the whole TOC too, ~13 ms)
+                self._ix = windex.open_dir(str(self.dir))
+                break
+            except FileNotFoundError:
+                # Whoosh lists the tables of contents, then opens the newest: a writer's
+                # commit may remove it in between. Read the new one rather than wait for
+                # the writer (to rebuild an index that was whole).
+                if attempt == 2:
+                    return saved, "missing or unreadable"
+            except Exception:
+                return saved, "missing or unreadable"
         if state.changed(self.dir, saved):
             return saved, "changed by something other than papers"
         return saved, None
