@@ -211,6 +211,26 @@ def test_encodings_and_line_endings(encoding):
     )
 
 
+@pytest.mark.parametrize("encoding", ["gbk", "gb18030"])
+def test_an_english_document_saved_as_gbk_is_read(encoding):
+    """A Chinese Windows saves an English abstract list as GBK: its dashes, quotes and ×
+    are GB symbols, not Chinese characters, and the list was refused as "not GB18030
+    Chinese text"."""
+    text = ABSTRACTS.read_text(encoding="utf-8")
+    assert (
+        parse_bytes(text.encode(encoding), "x.txt").entries
+        == parse_bytes(text.encode("utf-8"), "x.txt").entries
+    )
+
+
+def test_latin_text_that_gb18030_decodes_is_still_refused():
+    """GB18030 decodes "\u00a1A" (Spanish, in Latin-1) to a private-use character, which
+    is no GB symbol."""
+    data = "\u00a1Atenci\u00f3n! \u00a1Arriba!\n".encode("latin-1")
+    with pytest.raises(DocumentError, match="not GB18030 Chinese text"):
+        parse_bytes(data, "x.txt")
+
+
 def test_missing_path_and_directory(tmp_path):
     with pytest.raises(DocumentError, match="no such file"):
         parse_file(tmp_path / "missing.txt")
