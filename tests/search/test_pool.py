@@ -85,12 +85,14 @@ def test_postings_out_of_docnum_order_are_sorted(postings):
     assert list(pool.iter_postings()) == sorted(postings)
 
 
-def _segment_files(documents, compact: bool, limitmb: float) -> tuple[dict[str, str], int]:
+def _segment_files(
+    documents, compact: bool, limitmb: float, blocklimit: int = 128
+) -> tuple[dict[str, str], int]:
     """The index files written (name past the segment id -> digest), and the runs the pool
     had written before the commit."""
     folder = _folder()
     writer = whoosh_index.create_in(str(folder), make_schema()).writer(
-        limitmb=max(1, int(limitmb)), codec=PapersCodec(), compound=False
+        limitmb=max(1, int(limitmb)), codec=PapersCodec(blocklimit=blocklimit), compound=False
     )
     if compact:
         install(writer, limitmb)
@@ -106,12 +108,25 @@ def _segment_files(documents, compact: bool, limitmb: float) -> tuple[dict[str, 
     return files, runs
 
 
-@pytest.mark.parametrize("limitmb", [64, 0.01])
-def test_an_index_written_from_the_pool_is_whooshs_byte_for_byte(documents, limitmb):
-    ours, runs = _segment_files(documents, True, limitmb)
+@pytest.mark.parametrize(("limitmb", "blocklimit"), [(64, 128), (0.01, 16)])
+def test_an_index_written_from_the_pool_is_whooshs_byte_for_byte(
+    documents, limitmb, blocklimit, monkeypatch
+):
+    """From the compact pool a term's postings are written a block at a time
+    (``codec._add_blocks``); from Whoosh's, one posting at a time by Whoosh's code."""
+    import papercli.search.codec as codec
+
+    blocks = []
+    add_blocks = codec._add_blocks
+    monkeypatch.setattr(codec, "_add_blocks", lambda *a: blocks.append(a) or add_blocks(*a))
+    ours, runs = _segment_files(documents, True, limitmb, blocklimit)
     assert (runs > 3) == (limitmb < 1)  # (with runs merged, and without)
+    sizes = {len(docnums) for _writer, docnums, *_ in blocks}
+    assert max(sizes) > 2 * blocklimit or blocklimit == 128  # (terms of several blocks)
+    written = len(blocks)
     assert {"trm", "pst", "_stored.col"} <= ours.keys()
-    assert ours == _segment_files(documents, False, 64)[0]
+    assert ours == _segment_files(documents, False, 64, blocklimit)[0]
+    assert len(blocks) == written  # (Whoosh's pool: Whoosh's own way)
 
 
 def test_the_indexing_writers_use_the_compact_pool(seeded_library):
