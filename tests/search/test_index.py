@@ -221,15 +221,27 @@ def test_the_parallel_writer_builds_the_same_index(tmp_path, monkeypatch):
     documents = [*SEEDS, *sorted((tmp_path / "docs").glob("*.txt"))]
 
     def build(name: str, parallel_from: int) -> Library:
-        monkeypatch.setattr(writer_module, "PARALLEL_FROM", parallel_from)
         library = Library(tmp_path / name)
-        ingest(library, documents)
+        with monkeypatch.context() as patched:
+            patched.setattr(writer_module, "PARALLEL_FROM", parallel_from)
+            if parallel_from < 63 + 250:  # the indexing processes match the concepts
+                patched.setattr(PaperIndex, "concepts", refused)
+            ingest(library, documents)
         return library
+
+    def refused(self, record):
+        raise AssertionError("the ingest process matched a record's concepts")
+
+    def stored(ix: PaperIndex) -> dict:  # (each paper's stored fields but its file's stamp)
+        documents = ix.ix.reader().all_stored_fields()
+        return {d["id"]: {k: v for k, v in d.items() if k != "stamp"} for d in documents}
 
     one, two = build("one", 10**9), build("two", 10)
     ix_one, ix_two = PaperIndex(one).open(), PaperIndex(two).open()
     assert ix_one.ix.doc_count() == ix_two.ix.doc_count() == 63 + 250
     assert len(ix_two.ix.reader().leaf_readers()) >= 2  # really written by two processes
+    assert stored(ix_one) == stored(ix_two)  # (the same documents, their concepts included)
+    assert sum(bool(d["concepts"]) for d in stored(ix_two).values()) > 250
     for text in ("muon", "联邦学习", '"vehicle routing"', "tag:quantization", "Newton-Schulz",
                  "zephyrine", "learning"):  # fmt: skip
         scores = [

@@ -207,6 +207,22 @@ class Glossary:
                 found.setdefault(broader, words)
         return found
 
+    def of_record(self, record) -> dict[str, str]:
+        """The concepts *record* speaks of (its texts' plain readings), each with the words
+        that speak of it."""
+        from ..text.latex import latex_to_text
+        from ..text.variants import normalize
+
+        # (the passages first: the words stored are the first that match, and a snippet
+        # shows them in their passage)
+        texts = (record.abstract, record.summary_zh, record.title, record.short_name)
+        return self.find(*(normalize(latex_to_text(t)) for t in texts if t))
+
+    def __getstate__(self) -> dict:
+        """Only the concepts (for an indexing process): what it matches with is compiled
+        there, as it is needed."""
+        return {"concepts": self.concepts}
+
     def compiled(self) -> dict:
         """What a query needs, as JSON: each concept's terms and exclusions, and the
         needles that make a concept a candidate (see ``Taxonomy._needles``)."""

@@ -155,15 +155,8 @@ class PaperIndex:
         return self._glossary
 
     def concepts(self, record: Record) -> dict[str, str]:
-        """The glossary's concepts *record* speaks of (its texts' plain readings), each
-        with the words that speak of it."""
-        from ..text.latex import latex_to_text
-        from ..text.variants import normalize
-
-        # (the passages first: the words stored are the first that match, and a snippet
-        # shows them in their passage)
-        texts = (record.abstract, record.summary_zh, record.title, record.short_name)
-        return self.glossary().find(*(normalize(latex_to_text(t)) for t in texts if t))
+        """The glossary's concepts *record* speaks of (see ``Glossary.of_record``)."""
+        return self.glossary().of_record(record)
 
     def query_glossary(self) -> QueryGlossary | None:
         """The compiled glossary saved with the index (None: missing or damaged), read once."""

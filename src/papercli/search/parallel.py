@@ -28,6 +28,7 @@ import contextlib
 import multiprocessing
 import multiprocessing.connection
 import os
+import pickle
 import queue
 import signal
 import sys
@@ -38,8 +39,10 @@ from whoosh.writing import SegmentWriter
 
 from ..errors import PapersError
 from .pool import install
+from .schema import record_document
 
 FAILED = "failed"  # first item of the result a failing child sends instead of its segment
+RECORD = 1  # a job's item: a record, to be made into its index document (0: a document)
 
 
 class IndexingFailed(PapersError):
@@ -124,13 +127,26 @@ class _Task(SubWriterTask):
     """One indexing process: Ctrl-C is for the parent, which then cancels this one; a
     failure is reported to the parent, not printed."""
 
+    def __init__(self, *args, glossary=None) -> None:
+        super().__init__(*args)
+        self.glossary = glossary  # (what a record's concepts are found with)
+
     @staticmethod
     def _Popen(process_obj):
         return _context().Process._Popen(process_obj)  # started the context's way
 
     def _process_file(self, filename, doc_count) -> None:
-        install(self.writer, self.kwargs.get("limitmb", 128))  # (before its first document)
-        super()._process_file(filename, doc_count)
+        """Whoosh's, for jobs of documents and of records (``RECORD``)."""
+        writer = self.writer
+        install(writer, self.kwargs.get("limitmb", 128))  # (before its first document)
+        tempstorage = writer.temp_storage()
+        with tempstorage.open_file(filename).raw_file() as f:
+            for _ in range(doc_count):
+                code, args = pickle.load(f)
+                if code == RECORD:
+                    args = record_document(self.glossary, *args)
+                writer.add_document(**args)
+        tempstorage.delete_file(filename)
 
     def run(self) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -149,7 +165,7 @@ class ParallelWriter(MpWriter):
     the parent dies, and report their failures."""
 
     def __init__(self, ix, procs: int, batchsize: int = 100, multisegment: bool = True,
-                 **kwargs) -> None:  # fmt: skip
+                 glossary=None, **kwargs) -> None:  # fmt: skip
         # MpWriter.__init__, but with queues of our own context: its own calls the default
         # context's Queue(), which fixes the process's start method for good.
         SegmentWriter.__init__(self, ix, **kwargs)
@@ -159,6 +175,7 @@ class ParallelWriter(MpWriter):
         _start_fork_server()
         self.context = _context()
         self.procs, self.batchsize, self.subargs = procs, batchsize, kwargs
+        self.glossary = glossary
         self.multisegment = True
         self.tasks = []
         self.docbuffer = []
@@ -173,11 +190,26 @@ class ParallelWriter(MpWriter):
 
     def _new_task(self):
         task = _Task(self.storage, self.indexname, self.jobqueue, self.resultqueue,
-                     self.subargs, self.multisegment)  # fmt: skip
+                     self.subargs, self.multisegment, glossary=self.glossary)  # fmt: skip
         self.tasks.append(task)
         with _signals_held():
             task.start()
         return task
+
+    def add_record(self, rid: str, data: dict, stamp: list[int], replace: bool) -> None:
+        """Index a record (``Record.to_dict()``, its file's stamp) as ``update_document``
+        (*replace*) or ``add_document`` would its document, which an indexing process
+        makes. Made here, matching its concepts took 3 of this process's 11 s of CPU in an
+        ingest of 10,000 papers, and the indexing processes waited for it: the cores were
+        80-90% busy (ingests without the matching took 10.0 s against 12.8 s)."""
+        if replace:  # (update_document's way)
+            with self.searcher() as searcher:
+                for docnum in searcher._find_unique([("id", rid)]):
+                    self.delete_document(docnum)
+        self.docbuffer.append((RECORD, (rid, data, stamp)))
+        if not self._grouping and len(self.docbuffer) >= self.batchsize:
+            self._enqueue()
+        self._added_sub = True
 
     def _enqueue(self) -> None:
         self._raise_if_failed()  # never hand jobs to a process that has died

@@ -110,6 +110,13 @@ def document(
     }
 
 
+def record_document(glossary, rid: str, data: dict, stamp: list[int]) -> dict:
+    """``document`` for a record given as ``Record.to_dict()`` (what an indexing process
+    receives), its concepts found with *glossary* (a ``Glossary``)."""
+    record = Record.from_dict(data, rid)
+    return document(record, Stamp(*stamp), data, glossary.of_record(record))
+
+
 PLAIN_FIELDS = ("title", "abstract", "summary_zh")
 
 

@@ -50,6 +50,11 @@ class Writer:
         self.index.invalid.pop(name, None)
         old = Counter() if known_new else self._old_words(record.id)
         self._count(old, words_of(record))
+        add_record = getattr(self.whoosh, "add_record", None)
+        if add_record is not None:  # (an indexing process makes the document)
+            data = record.to_dict() if data is None else data
+            add_record(record.id, data, stamp.as_list(), replace=not known_new)
+            return
         fields = document(record, stamp, data, self.index.concepts(record))
         if known_new:
             self.whoosh.add_document(**fields)
@@ -146,7 +151,8 @@ def _whoosh_writer(index: PaperIndex, expected: int):
         # 100k: all processes peaked at 434 MiB summed RSS with 32, 482 MiB with 64 (and
         # 148 against 153 s: writing and merging runs is cheap).
         return ParallelWriter(index.ix, procs=2, multisegment=True, limitmb=POOL_MB,
-                              compound=False, codec=PapersCodec())  # fmt: skip
+                              compound=False, codec=PapersCodec(),
+                              glossary=index.glossary())  # fmt: skip
     writer = index.ix.writer(timeout=30.0, limitmb=POOL_MB, compound=False, codec=PapersCodec())
     return install(writer, POOL_MB)
 
