@@ -205,9 +205,12 @@ def assert_clean_ending(code: int, screen: str, mark: str) -> None:
     assert processes_marked(mark) == [], "processes outlived the command"
 
 
+# Late in saving is 70%, not 90%: saving 1,500 papers takes well under a second since the
+# indexing processes match the concepts, and the bar is redrawn ten times a second; the last
+# tenth went by between two redraws (CI, once), and the command ended unseen.
 @pytest.mark.parametrize(
     ("phase", "share"),
-    [("ingesting", 0), ("saving", 0.05), ("saving", 0.5), ("saving", 0.9), ("writing the index", 0)],
+    [("ingesting", 0), ("saving", 0.05), ("saving", 0.5), ("saving", 0.7), ("writing the index", 0)],
 )  # fmt: skip
 def test_ctrl_c_during_an_ingest_leaves_the_library_before_or_after(big, tmp_path, phase, share):
     docs, after = big
