@@ -14,7 +14,6 @@ this module's name), so a reader always reads a segment the way it was written.
 from __future__ import annotations
 
 import os
-from array import array
 from bisect import bisect_right
 from collections.abc import Callable
 
@@ -22,7 +21,6 @@ from whoosh import columns
 from whoosh.codec.whoosh3 import (
     LENGTHS_COLUMN,
     W3Codec,
-    W3FieldWriter,
     W3PerDocReader,
     W3PerDocWriter,
     _lenfield,
@@ -34,9 +32,6 @@ STORED = columns.PickleColumn(columns.VarBytesColumn())
 
 
 class PapersCodec(W3Codec):
-    def field_writer(self, storage, segment):
-        return _FieldWriter(self, storage, segment)
-
     def per_document_writer(self, storage, segment):
         return _PerDocWriter(self, storage, segment)
 
@@ -74,22 +69,17 @@ class _PerDocReader(W3PerDocReader):
     def has_column(self, fieldname):
         return fieldname in self._colfiles
 
-    def length_bytes(self, fieldname) -> bytes | None:
-        """Each document's length of *fieldname* as one byte (Whoosh's ``length_to_byte``),
-        read in one piece; None when the field keeps no lengths."""
-        if fieldname not in self._length_bytes:
-            reader = self._cached_reader(_lenfield(fieldname), LENGTHS_COLUMN)
-            self._length_bytes[fieldname] = (
-                None if reader is None else reader._dbfile.get(reader._basepos, reader._count)
-            )  # (a column of one byte a document: typecode "B")
-        return self._length_bytes[fieldname]
-
     def doc_field_length(self, docnum, fieldname, default=0):
         """``W3PerDocReader.doc_field_length`` from the field's lengths read in one piece:
         Whoosh read them a document at a time (a seek and a read each), for every posting
         it wrote when committing (3.1 of 17 s indexing 2,000 papers) and every hit it
         scored."""
-        lengths = self.length_bytes(fieldname)
+        if fieldname not in self._length_bytes:
+            reader = self._cached_reader(_lenfield(fieldname), LENGTHS_COLUMN)
+            self._length_bytes[fieldname] = (
+                None if reader is None else reader._dbfile.get(reader._basepos, reader._count)
+            )  # (a column of one byte a document: typecode "B")
+        lengths = self._length_bytes[fieldname]
         if lengths is None:
             return default
         if docnum > self._doccount:
@@ -108,52 +98,6 @@ class _PerDocReader(W3PerDocReader):
         if fieldname != "_stored":
             return colfile, offset, length
         return _PRead(colfile), offset, length
-
-
-class _FieldWriter(W3FieldWriter):
-    """Whoosh's writer of terms and postings, given a term's postings at once when they
-    come from ``pool.CompactPool``: Whoosh's ``add_postings`` takes them one at a time
-    (checks, a length lookup and three calls a posting). The blocks are Whoosh's own,
-    written by its own code (``_write_block``): the files are the same byte for byte."""
-
-    def add_postings(self, schema, lengths, items):
-        terms = getattr(items, "terms", None)
-        if terms is None or not isinstance(lengths, _PerDocReader):
-            return super().add_postings(schema, lengths, items)
-        fieldname = None
-        for name, btext, docnums, weights, values in terms():
-            if name != fieldname:
-                if fieldname is not None:
-                    self.finish_field()
-                fieldname = name
-                self.start_field(fieldname, schema[fieldname])
-                field_lengths = lengths.length_bytes(fieldname)
-            self.start_term(btext)
-            _add_blocks(self._postwriter, docnums, weights, values, field_lengths)
-            self.finish_term()
-        if fieldname is not None:
-            self.finish_field()
-
-
-def _add_blocks(writer, docnums, weights, values, lengths: bytes | None) -> None:
-    """A term's postings into *writer* (a ``W3PostingsWriter`` in a term) as its
-    ``add_posting`` would leave them: full blocks written, the last one left for
-    ``finish_postings``. (Whoosh keeps the largest weight as given, from 0, and the
-    shortest and longest non-zero length; a length byte decodes in the same order.)"""
-    limit = writer._blocklimit
-    for start in range(0, len(docnums), limit):
-        if start:
-            writer._write_block()
-        ids = docnums[start : start + limit]
-        block_weights = weights[start : start + limit]
-        writer._ids = array("I", ids)
-        writer._weights = array("f", block_weights)
-        writer._values = [v for v in values[start : start + limit] if v]
-        writer._maxweight = max(0, *block_weights)
-        found = [] if lengths is None else [lengths[d] for d in ids if d < len(lengths)]
-        found = [b for b in found if b]
-        writer._minlength = byte_to_length(min(found)) if found else None
-        writer._maxlength = byte_to_length(max(found)) if found else 0
 
 
 def stored_fields_reader(searcher) -> Callable[[int], dict]:

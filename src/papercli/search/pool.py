@@ -106,12 +106,8 @@ class CompactPool:
                     return
                 yield from chunk
 
-    def iter_postings(self) -> Postings:
-        """Every posting, sorted by field, term and docnum, as Whoosh's pool yields them;
-        or, through ``Postings.terms``, a term's postings at a time."""
-        return Postings(self._terms)
-
-    def _terms(self) -> Iterator[tuple[str, bytes, list[int], list[float], list]]:
+    def iter_postings(self) -> Iterator[tuple[str, bytes, int, float, bytes | None]]:
+        """Every posting, sorted by field, term and docnum, as Whoosh's pool yields them."""
         if not self.runs:
             terms = self._sorted_terms()
         else:
@@ -124,13 +120,11 @@ class CompactPool:
             sources = [self._read_run(name) for name in self.runs]
             terms = _joined(heapq.merge(*map(_ranked, range(len(sources)), sources)))
         for fieldname, tbytes, buf in terms:
-            docnums, weights, values = _columns(buf)
-            if not self._ordered:  # (stable: as added)
-                order = sorted(range(len(docnums)), key=docnums.__getitem__)
-                docnums = [docnums[i] for i in order]
-                weights = [weights[i] for i in order]
-                values = [values[i] for i in order]
-            yield fieldname, tbytes, docnums, weights, values
+            postings = _decoded(buf)
+            if not self._ordered:
+                postings = sorted(postings, key=lambda p: p[0])  # (stable: as added)
+            for docnum, weight, vbytes in postings:
+                yield fieldname, tbytes, docnum, weight, vbytes
 
     def cleanup(self) -> None:
         for name in self.runs:
@@ -158,50 +152,17 @@ def _joined(merged) -> Iterator[tuple[str, bytes, bytes]]:
         yield (*current, b"".join(parts))
 
 
-def _columns(buf) -> tuple[list[int], list[float], list[bytes | None]]:
-    """A term's postings: their docnums, weights and values."""
-    docnums: list[int] = []
-    weights: list[float] = []
-    values: list[bytes | None] = []
+def _decoded(buf) -> Iterator[tuple[int, float, bytes | None]]:
     unpack, pos, end = _HEAD.unpack_from, 0, len(buf)
     view = bytes(buf)
     while pos < end:
         docnum, weight, length = unpack(view, pos)
         pos += 16
-        docnums.append(docnum)
-        weights.append(weight)
         if length < 0:
-            values.append(None)
+            yield docnum, weight, None
         else:
-            values.append(view[pos : pos + length])
+            yield docnum, weight, view[pos : pos + length]
             pos += length
-    return docnums, weights, values
-
-
-class Postings:
-    """The pool's postings, read once: iterated, Whoosh's ``(field, term, docnum, weight,
-    value)`` a posting at a time; or ``terms()``, ``(field, term, docnums, weights,
-    values)`` a term at a time, from which ``codec.PapersCodec`` writes whole blocks
-    (Whoosh's writer takes one posting at a time: ~40% of writing a segment)."""
-
-    def __init__(self, source) -> None:
-        self._source = source
-        self._postings: Iterator | None = None
-
-    def terms(self) -> Iterator[tuple[str, bytes, list[int], list[float], list]]:
-        return self._source()
-
-    def __iter__(self) -> Postings:
-        return self
-
-    def __next__(self) -> tuple[str, bytes, int, float, bytes | None]:
-        if self._postings is None:
-            self._postings = (
-                (fieldname, tbytes, *posting)
-                for fieldname, tbytes, *columns in self.terms()
-                for posting in zip(*columns, strict=True)
-            )
-        return next(self._postings)
 
 
 def install(writer, limitmb: float):
