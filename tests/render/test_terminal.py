@@ -244,8 +244,10 @@ def test_ctrl_c_during_an_ingest_leaves_the_library_before_or_after(big, tmp_pat
     assert doctor.returncode == 0, doctor.stdout  # no orphaned copies, no interrupted write
 
 
-@pytest.mark.parametrize(("phase", "share"), [("indexing", 0.1), ("indexing", 0.7),
-                                              ("writing the index", 0)])  # fmt: skip
+# Indexing at first sight: a rebuild's ingest process now only reads each record and hands
+# it over (the indexing processes make its document), so 1,563 records go by in well under a
+# second, and "indexing 70%" was missed between two redraws (CI, once).
+@pytest.mark.parametrize(("phase", "share"), [("indexing", 0), ("writing the index", 0)])
 def test_ctrl_c_during_a_rebuild_keeps_the_index_usable(big, tmp_path, phase, share):
     docs, _after = big
     library = tmp_path / "lib"
