@@ -61,6 +61,24 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, raised like Ctrl-C so that the same clean-up runs (see ``cli.main``)."""
 
 
+def interruption(exc: BaseException | None) -> KeyboardInterrupt | None:
+    """The Ctrl-C or SIGTERM (``Terminated``) *exc* is, or was raised while handling.
+
+    A signal lands at any instruction, and some library code does not survive that: CPython's
+    ``shutil.rmtree`` closes a directory, marks it closed on the next line, and closes it
+    again in a ``finally`` if the signal landed in between. The "Bad file descriptor" from
+    that second close replaced the SIGTERM (exit 2 instead of 143, once in CI; an ``rmtree``
+    interrupted at random moments ends so 33 times in 3,000). Such an error is the
+    interruption's doing, not a failure of its own."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__context__
+    return None
+
+
 class IndexDamaged(PapersError):
     """Part of the index cannot be read. The records are untouched; the index is derived
     from them and can always be rebuilt."""

@@ -564,3 +564,55 @@ def test_a_signal_that_lands_in_a_finalizer_still_interrupts_the_command(signum,
     result = subprocess.run([sys.executable, "-c", SIGNAL_IN_A_FINALIZER, str(signum)],
                             capture_output=True, text=True, timeout=30)  # fmt: skip
     assert (result.stdout, result.stderr) == (f"went on\n{raised}\n", "")
+
+
+CLEAN_UP_INTERRUPTED = """
+import os, shutil, signal, sys
+from papercli.cli import main
+
+real_rmtree = shutil.rmtree
+signum = int(sys.argv[1])
+
+def rmtree(path, *args, **kwargs):
+    # CPython's own rmtree closes a directory, notes it closed on the next line, and closes
+    # it again in a finally: this is that, with the signal landing in between.
+    if not str(path).endswith(".txn"):
+        return real_rmtree(path, *args, **kwargs)
+    shutil.rmtree = real_rmtree
+    fd = os.open(path, os.O_RDONLY)
+    closed = False
+    try:
+        os.close(fd)
+        os.kill(os.getpid(), signum)
+        closed = True
+    finally:
+        if not closed:
+            os.close(fd)
+
+shutil.rmtree = rmtree
+sys.argv = ["papers", *sys.argv[2:]]
+main()
+"""
+
+
+@pytest.mark.parametrize(("signum", "code", "line"),
+                         [(2, 130, "papers: interrupted"), (15, 143, "papers: terminated")],
+                         ids=["SIGINT", "SIGTERM"])  # fmt: skip
+def test_an_error_of_the_clean_up_a_signal_started_ends_as_that_signal(tmp_path, signum, code,
+                                                                       line):  # fmt: skip
+    """A signal that landed inside shutil.rmtree, as an ingest removed its finished
+    transaction, made rmtree close a directory twice: the command ended with "papers: Bad
+    file descriptor", exit 2 (once in CI), and left the transaction's folder half removed.
+    It ends as the signal it was, past the commit point with every record written."""
+    library = tmp_path / "lib"
+    result = subprocess.run([sys.executable, "-c", CLEAN_UP_INTERRUPTED, str(signum),
+                             "--library", str(library), "ingest", str(DIGEST)],
+                            capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert (result.returncode, result.stderr.splitlines()[-1:]) == (code, [line])
+    assert not (library / ".txn").exists()
+    reference = tmp_path / "reference"
+    subprocess.run([str(PAPERS), "--library", str(reference), "ingest", str(DIGEST)],
+                   capture_output=True, check=True)  # fmt: skip
+    records = sorted(p.name for p in (library / "papers").glob("*.yaml"))
+    assert records == sorted(p.name for p in (reference / "papers").glob("*.yaml"))
+    assert len(records) == 45

@@ -25,6 +25,7 @@ from ..errors import (
     PapersError,
     Terminated,
     UsageError,
+    interruption,
 )
 from . import lean_whoosh
 
@@ -287,13 +288,19 @@ class PapersGroup(TyperGroup):
         except Exception as exc:  # (click's own usage errors are handled before this)
             if type(exc).__module__.startswith("typer."):
                 raise
-            raise _exit_for(exc) from None
-        except Terminated:  # SIGTERM: what was written is whole (see Transaction)
-            raise fail("terminated", EXIT_TERMINATED) from None
-        except KeyboardInterrupt:  # Ctrl-C: likewise
-            if sys.stderr is not None and sys.stderr.isatty():
-                sys.stderr.write("\r\x1b[K")  # over the ^C the terminal echoed
-            raise fail("interrupted", EXIT_INTERRUPTED) from None
+            signal = interruption(exc)  # (an error of the clean-up a signal started)
+            raise (_exit_for(exc) if signal is None else _exit_for_signal(signal)) from None
+        except KeyboardInterrupt as exc:
+            raise _exit_for_signal(exc) from None
+
+
+def _exit_for_signal(exc: KeyboardInterrupt) -> typer.Exit:
+    """Ctrl-C or SIGTERM (``Terminated``): what was written is whole (see Transaction)."""
+    if isinstance(exc, Terminated):
+        return fail("terminated", EXIT_TERMINATED)
+    if sys.stderr is not None and sys.stderr.isatty():
+        sys.stderr.write("\r\x1b[K")  # over the ^C the terminal echoed
+    return fail("interrupted", EXIT_INTERRUPTED)
 
 
 def _exit_for(exc: Exception) -> typer.Exit:

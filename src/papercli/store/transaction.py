@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..errors import interruption
 from .files import Stamp, atomic_write, fsync_dir, safe_file_name
 from .library import TXN_DIR
 from .record import ID_RE, Record
@@ -109,8 +110,10 @@ class Transaction:
         atomic_write(self.dir / "COMMIT", "\n".join(names).encode("utf-8"))
         try:
             self._apply(names)
-        except KeyboardInterrupt:  # Ctrl-C or SIGTERM past the commit point: finish first
-            self._apply(names)  # (the handler ignores further signals meanwhile)
+        except BaseException as exc:  # Ctrl-C or SIGTERM past the commit point (or an error
+            if interruption(exc) is None:  # its landing in shutil.rmtree caused): finish
+                raise  # first (the handler ignores further signals meanwhile)
+            self._apply(names)
             raise
         finally:
             self.names, self.sources = {}, []
