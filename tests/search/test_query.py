@@ -210,6 +210,40 @@ def test_every_title_pasted_as_it_is_finds_its_paper_first(index):
             assert hits and hits[0].id == paper.id, (pasted, [h.id for h in hits])
 
 
+LATEX_TITLES = r"""@inproceedings{dsb, year={2021}, booktitle={NeurIPS},
+  title={Diffusion Schr\"{o}dinger Bridge with Applications to Score-Based Generative Modeling}}
+@inproceedings{bvae, year={2017}, booktitle={ICLR},
+  title={$\beta$-{VAE}: Learning Basic Visual Concepts with a Constrained Variational Framework}}
+@misc{mup, year={2022}, eprint={2203.03466}, archivePrefix={arXiv},
+  title={Tensor Programs {V}: Tuning Large Neural Networks via Zero-Shot Transfer with $\mu$P}}
+@misc{l1, year={2021}, title={Sparse Recovery with $\ell_1$ Minimization at $O(1/\sqrt{T})$ Rates}}
+"""
+
+
+def test_a_title_pasted_in_its_latex_finds_its_paper_first(tmp_path):
+    """A title as a .bib file or an arXiv listing writes it (as the record holds it) finds
+    its paper, as its plain reading (as papers shows it) does: the query's LaTeX is read
+    the way the record's was when it was indexed."""
+    from papercli.ingest import ingest
+    from papercli.store.library import Library
+
+    (tmp_path / "refs.bib").write_text(LATEX_TITLES, "utf-8")
+    library = Library(tmp_path / "library")
+    assert len(ingest(library, [tmp_path / "refs.bib"]).new) == 4
+    index = PaperIndex(library).open()
+    papers = titled(index)
+    assert sorted(p.text("title") for p in papers) == [
+        "Diffusion Schrödinger Bridge with Applications to Score-Based Generative Modeling",
+        "Sparse Recovery with ℓ_1 Minimization at O(1/√(T)) Rates",
+        "Tensor Programs V: Tuning Large Neural Networks via Zero-Shot Transfer with μP",
+        "β-VAE: Learning Basic Visual Concepts with a Constrained Variational Framework",
+    ]
+    for paper in papers:
+        for pasted in (paper.record.title, paper.text("title")):
+            assert [h.id for h in search(index, pasted)] == [paper.id], pasted
+    assert [h.id for h in search(index, r"$\mu$P")] == [h.id for h in search(index, "μP")]
+
+
 @pytest.mark.parametrize(
     ("pasted", "first"),
     [

@@ -16,7 +16,8 @@
 Pasted text is text: a title pasted as it is finds its paper. Common words (of, with,
 the, …) are not indexed and are left out; ``?``, ``!``, ``&``, commas and a colon after a
 word that is not a field name (``RRNCO: Towards…``) are punctuation, not syntax; a lone
-dash is punctuation too. A pasted link, DOI or arXiv id (``arXiv:2401.12345``) is text.
+dash is punctuation too. A pasted link, DOI or arXiv id (``arXiv:2401.12345``) is text,
+and LaTeX is read as a record's is (``$\\mu$P`` is ``μP``).
 
 Whoosh accepts almost any string and quietly drops what it cannot parse. A search tool
 should instead say what is wrong, so obvious mistakes (unbalanced quotes or parentheses,
@@ -117,10 +118,11 @@ def rewrite(
     such concept's id -> the words that named it). With *near* (word, edits -> the known
     words that close), an English ``word~`` becomes those words: the index holds stems, and
     a typo is a typo of the word (federatd is one edit from federated, three from feder)."""
-    if text.count('"') % 2:
+    source = _read_latex(text)
+    if source.count('"') % 2:
         raise UsageError(f"unbalanced quote in {quoted(text)}")
     # (a pasted escape sequence or control character reads as the index reads it: a space)
-    tokens = _TOKEN_RE.findall(strip_controls(text))
+    tokens = _TOKEN_RE.findall(strip_controls(source))
     depth = 0
     out: list[str] = []
     common: list[str] = []  # stop words left out
@@ -182,6 +184,18 @@ def rewrite(
     if bridgeable:
         out = _bridge(out, bridgeable, glossary, {} if bridges is None else bridges)
     return " ".join(out)
+
+
+def _read_latex(text: str) -> str:
+    """*text* with its LaTeX read as the index reads a record's: a title pasted from a .bib
+    file or an arXiv listing (``Tuning … with $\\mu$P``, ``Schr\\"{o}dinger``) is indexed
+    as ``μP``, ``Schrödinger``. Only a query with a backslash or a dollar sign is read so:
+    elsewhere ``*``, ``_`` and ``--`` are the query's own (a prefix, a word, two dashes)."""
+    if "\\" not in text and "$" not in text:
+        return text
+    from ..text.latex import latex_to_text
+
+    return latex_to_text(text)
 
 
 def _american(word: str, american) -> str:
