@@ -22,6 +22,7 @@ from papercli.search.analysis import tokens
         ("📐 优化/理论¶", ["优化", "理论"]),
         ("高频主题：推理 ×3 · LLM", ["高频", "频主", "主题", "推理", "3", "llm"]),
         ("（全角）、。！", ["全角"]),
+        ("ℓ_1-norm and L1, x_t, max_new_tokens", ["l1", "norm", "l1", "xt", "maxnewtoken"]),
     ],
 )
 def test_query_tokens(text, expected):

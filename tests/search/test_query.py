@@ -242,6 +242,9 @@ def test_a_title_pasted_in_its_latex_finds_its_paper_first(tmp_path):
         for pasted in (paper.record.title, paper.text("title")):
             assert [h.id for h in search(index, pasted)] == [paper.id], pasted
     assert [h.id for h in search(index, r"$\mu$P")] == [h.id for h in search(index, "μP")]
+    sparse = [h.id for h in papers if h.text("title").startswith("Sparse")]
+    for typed in ("L1", "l1", "ℓ1", "ℓ_1", "l_1"):  # (as people write the subscript)
+        assert [h.id for h in search(index, typed)] == sparse, typed
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ from ..store.record import Record
 from ..text import strip_controls
 from ..text.latex import latex_to_text
 
-SCHEMA_VERSION = 22  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
+SCHEMA_VERSION = 23  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
 # 11: the glossary's concepts; 12: one spelling (NFKC, Simplified Chinese, American English)
 # 13: Porter2, with the -ize family and -tion nouns kept apart; 14: the concepts' words stored
 # 15: the authors' keywords (from OpenReview); 16: "generalized" stemmed apart
@@ -28,6 +28,7 @@ SCHEMA_VERSION = 22  # 9: stored plain readings; 10: analyzer pickled as papercl
 # 21: the year in one tier (year ranges were wrong), none for a paper without a year
 # 22: a paper's arXiv identifier and its title at any venue among its identity keys (a
 #     preprint meets its published version), and its links as keys (a pasted link finds it)
+# 23: underscores inside words dropped (ℓ_1 is l1: text.variants.normalize)
 CONCEPT_BOOST = 0.2  # a paper found only through the glossary ranks below a literal match
 
 

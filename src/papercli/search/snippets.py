@@ -275,7 +275,22 @@ def mark(text: str, terms: frozenset[str], maxcells: int | None = None) -> str |
     (None: no match)."""
     if not text or not terms:
         return None
-    return mark_spans(text, _spans(text, terms), maxcells)
+    spans = _spans(text, terms)
+    if not spans and not (text.isascii() and "_" not in text):
+        spans = _normalized_spans(text, terms)
+    return mark_spans(text, spans, maxcells)
+
+
+def _normalized_spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
+    """Where the terms occur in *text* once it is in the index's one spelling (``ℓ_1`` as
+    ``l1``, ``ＧＲＰＯ`` as ``GRPO``, ``聯邦學習`` as ``联邦学习``), as spans of *text*. Asked
+    only when the text as written has none: a text's spelling rarely differs."""
+    from ..text.variants import normalize_with_origins
+
+    normalized, origins = normalize_with_origins(text)
+    if normalized == text:
+        return []
+    return [(origins[start], origins[end - 1] + 1) for start, end in _spans(normalized, terms)]
 
 
 def mark_spans(text: str, spans: list[tuple[int, int]], maxcells: int | None = None) -> str | None:

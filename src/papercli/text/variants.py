@@ -11,6 +11,8 @@ query alike, so that either way finds the other.
   What OpenCC's phrases would add (乾隆 keeps its 乾) does not matter for matching: the
   index and the query are converted alike. All 1,322 Chinese names of the glossary, written
   in Traditional by OpenCC's ``s2t``, come back the same either way.
+- Underscores inside words dropped: a subscript (``ℓ_1``, as LaTeX's ``$\\ell_1$`` reads)
+  is the ``L1`` or ``l1`` people type.
 - British spellings as American (``optimisation`` → ``optimization``, ``modelling``,
   ``behaviour``): breame's list of 1,730 pairs, then -ise/-isation/-iser forms it lacks
   (``tokenisation``, ``optimiser``) unless the word is one spelt -ise in American English
@@ -36,8 +38,15 @@ _ISE_WORDS = ("advertise advise apprise appraise arise bruise chastise circumcis
               "valise vise wise").split()  # fmt: skip
 
 
+# An underscore inside a word: a subscript as LaTeX reads (ℓ_1, x_t) or an identifier.
+_SUBSCRIPT_RE = re.compile(r"(?<=[^\W_])_+(?=[^\W_])")
+
+
 def normalize(text: str) -> str:
-    """*text* with full-width forms folded (NFKC) and Traditional Chinese as Simplified."""
+    """*text* with full-width forms folded (NFKC), Traditional Chinese as Simplified, and
+    underscores inside words dropped (``ℓ_1`` is ``l1``, as ``L1`` and ``$\\ell_1$`` are)."""
+    if "_" in text:
+        text = _SUBSCRIPT_RE.sub("", text)
     if text.isascii():
         return text
     text = unicodedata.normalize("NFKC", text)
@@ -64,6 +73,22 @@ def traditional_chars() -> frozenset[str]:
 @cache
 def _t2s_table() -> dict[int, int]:
     return str.maketrans(*_pairs())
+
+
+def normalize_with_origins(text: str) -> tuple[str, list[int]]:
+    """``normalize(text)``, and for each of its characters the index in *text* of the
+    character it comes from (so that what is found in the one spelling can be marked in
+    the text as written). Character by character: for the rare text a snippet finds its
+    words in only once it is normalized."""
+    dropped = {i for m in _SUBSCRIPT_RE.finditer(text) for i in range(*m.span())}
+    out, origins = [], []
+    for i, ch in enumerate(text):
+        if i in dropped:
+            continue
+        piece = ch if ch.isascii() else normalize(ch)
+        out.append(piece)
+        origins += [i] * len(piece)
+    return "".join(out), origins
 
 
 @lru_cache(maxsize=65536)
