@@ -17,7 +17,11 @@ from papercli.search.analysis import tokens
         ("Newton-Schulz", ["newton", "schulz"]),
         ("Qwen2.5-Math-7B", ["qwen2", "5", "math", "7b"]),
         ("∇-Reasoner", ["∇", "reason"]),
-        ("Πnet", ["πnet"]),
+        ("Πnet", ["pinet"]),  # (Greek letters by name: ΠNet is PiNet)
+        (
+            "β-VAE, μP, ε-greedy, ϵ and 高β",
+            ["beta", "vae", "mup", "epsilon", "greedi", "epsilon", "高", "beta"],
+        ),
         ("the optimizers of Federated Learning", ["optimiz", "feder", "learn"]),
         ("📐 优化/理论¶", ["优化", "理论"]),
         ("高频主题：推理 ×3 · LLM", ["高频", "频主", "主题", "推理", "3", "llm"]),

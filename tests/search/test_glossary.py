@@ -63,7 +63,7 @@ def test_signs_of_a_topic_do_not_bridge_a_query(index):
 @pytest.mark.parametrize(
     ("typed", "as_written"),
     [("聯邦學習", "联邦学习"), ("優化器", "优化器"), ("ＧＲＰＯ", "GRPO"), ("optimisation", "optimization"),
-     ("muon optimiser", "muon optimizer"), ("modelling", "modeling")],
+     ("muon optimiser", "muon optimizer"), ("modelling", "modeling"), ("beta", "β")],
 )  # fmt: skip
 def test_every_script_and_spelling_finds_the_same_papers(index, typed, as_written):
     assert ids(search(index, as_written))
@@ -74,10 +74,21 @@ def test_every_script_and_spelling_finds_the_same_papers(index, typed, as_writte
 def test_text_is_given_one_spelling():
     assert normalize("聯邦學習與ＬＬＭ") == "联邦学习与LLM"
     assert normalize("optimisation") == "optimisation"  # (ASCII: untouched here)
+    assert normalize("β-VAE, ϵ, ΣNet and ℓ_1") == "beta-VAE, epsilon, sigmaNet and l1"
     assert [american(w) for w in ("optimisation", "optimisers", "tokenisation", "behaviour",
                                   "supervised", "denoising", "noise", "pairwise", "analyse")] == [
         "optimization", "optimizers", "tokenization", "behavior", "supervised", "denoising",
         "noise", "pairwise", "analyze"]  # fmt: skip
+
+
+def test_a_term_is_matched_in_the_one_spelling_of_the_text():
+    """A user's glossary may write a term with Greek letters, a subscript or in Traditional
+    script: it is matched as the text is, in the one spelling."""
+    from papercli.search.glossary import Concept, Glossary
+
+    glossary = Glossary([Concept("beta-vae", ["β-VAE", "ℓ_1 prior"], ["變分自編碼器"], [], "mine")])
+    for text in ("a β-VAE", "a beta-VAE", "an l1 prior", "变分自编码器"):
+        assert list(glossary.find(normalize(text))) == ["beta-vae"], text
 
 
 def test_the_traditional_characters_file_is_in_step_with_opencc():

@@ -245,6 +245,9 @@ def test_a_title_pasted_in_its_latex_finds_its_paper_first(tmp_path):
     sparse = [h.id for h in papers if h.text("title").startswith("Sparse")]
     for typed in ("L1", "l1", "ℓ1", "ℓ_1", "l_1"):  # (as people write the subscript)
         assert [h.id for h in search(index, typed)] == sparse, typed
+    vae = [h.id for h in papers if "VAE" in h.text("title")]
+    for typed in ("beta-VAE", "β-VAE", r"$\beta$-VAE", "BETA VAE"):
+        assert [h.id for h in search(index, typed)] == vae, typed
 
 
 @pytest.mark.parametrize(

@@ -31,10 +31,10 @@ def test_identifier_parts_are_marked_as_one():
 
 def test_a_word_found_only_in_the_indexed_spelling_is_marked_as_written():
     """``L1`` matched ``ℓ_1`` (indexed as l1), ``GRPO`` a full-width ``ＧＲＰＯ``, 联邦学习 a
-    Traditional 聯邦學習: the passage marks the words as the paper writes them."""
-    text = "Sparse recovery with ℓ_1 minimization, 聯邦學習 and ＧＲＰＯ."
-    assert shown(mark(text, frozenset({"l1", "grpo", "联邦", "邦学", "学习"}))) == (
-        "Sparse recovery with [ℓ_1] minimization, [聯邦學習] and [ＧＲＰＯ]."
+    Traditional 聯邦學習, ``beta`` a ``β``: the passage marks the words as written."""
+    text = "Sparse recovery with ℓ_1 minimization, 聯邦學習, ＧＲＰＯ and a β-VAE."
+    assert shown(mark(text, frozenset({"l1", "grpo", "联邦", "邦学", "学习", "beta"}))) == (
+        "Sparse recovery with [ℓ_1] minimization, [聯邦學習], [ＧＲＰＯ] and a [β]-VAE."
     )
     assert mark("a plain text", frozenset({"l1"})) is None
 

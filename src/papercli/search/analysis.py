@@ -4,20 +4,22 @@
         | CJKBigramFilter() | StemFilter(stem_latin)
 
 - The text is first given one spelling (``text.variants``): full-width letters as ASCII
-  (``ＧＲＰＯ`` is ``GRPO``), Traditional Chinese as Simplified (``聯邦學習`` is ``联邦学习``).
+  (``ＧＲＰＯ`` is ``GRPO``), Traditional Chinese as Simplified (``聯邦學習`` is ``联邦学习``),
+  Greek letters by name (``β`` is ``beta``), subscripts joined (``ℓ_1`` is ``l1``).
 
 - The tokenizer splits at script boundaries: ``配合GRPO风格`` → ``配合``, ``GRPO``, ``风格``;
   ``在GSM8K上`` → ``在``, ``GSM8K``, ``上``. Latin runs split at inner punctuation, so the
   identifier ``EF21-Muon`` is the two tokens ``ef21 muon`` at consecutive positions, and a
   query for ``EF21-Muon`` (analysed the same way) is the phrase of those two tokens.
-  ``∇`` is a token of its own; ``Πnet`` stays one token. Punctuation (full-width too),
+  ``∇`` is a token of its own; ``Πnet`` is one token (``pinet``: Greek letters are
+  spelt by name). Punctuation (full-width too),
   emoji and ``¶`` never become tokens.
 - Chinese runs become overlapping bigrams, as in Lucene's CJK analyzer: ``联邦学习框架`` →
   ``联邦 邦学 学习 习框 框架``. A Chinese query word becomes the phrase of its bigrams, so
   ``联邦学习`` matches exactly the texts that contain it.
 - English words are spelt the American way, then stemmed (``optimisers`` → ``optimizers``
   → ``optimiz``; see ``stem_latin``); tokens with digits or non-ASCII letters (``gsm8k``,
-  ``πnet``) are left as they are.
+  ``l1``) are left as they are.
 
 Whoosh pickles the analyzer into the index schema, so every class and function used here
 must stay importable under its name; ``SCHEMA_VERSION`` in ``index`` changes when they do.
@@ -65,7 +67,7 @@ OWN_STEMS = {
 def stem_latin(word: str) -> str:
     """Stem plain English words, spelt the American way, with Porter2 (Snowball English)
     except that an -ize family keeps its own stem and an -sion/-tion noun stays apart from
-    its verb; leave identifiers (gsm8k, πnet) and CJK alone. converge, converges and
+    its verb; leave identifiers (gsm8k, l1) and CJK alone. converge, converges and
     convergence still meet."""
     if not (word.isascii() and word.isalpha()):
         return word

@@ -48,15 +48,17 @@ class Concept:
 
     @property
     def tag(self) -> Tag:
-        """What finds the concept in a paper: its names and signs."""
+        """What finds the concept in a paper: its names and signs (in the one spelling the
+        texts are matched in: a user's ``β-VAE`` is ``beta-VAE``)."""
         signs = [s for s in self.signs if s not in self.en and s not in self.zh]
-        return Tag(self.id, self.en + [s for s in signs if not _is_cjk(s)],
-                   self.zh + [s for s in signs if _is_cjk(s)], self.exclude)  # fmt: skip
+        return Tag(self.id, _spelt(self.en + [s for s in signs if not _is_cjk(s)]),
+                   _spelt(self.zh + [s for s in signs if _is_cjk(s)]),
+                   _spelt(self.exclude))  # fmt: skip
 
     @property
     def name_tag(self) -> Tag:
         """What finds the concept in a query: its names only."""
-        return Tag(self.id, self.en, self.zh, self.exclude)
+        return Tag(self.id, _spelt(self.en), _spelt(self.zh), _spelt(self.exclude))
 
     def label(self, language: str) -> str:
         """The concept's first term in *language* ("en" or "zh"), for the snippet's arrow."""
@@ -295,6 +297,13 @@ class QueryGlossary:
             found += [(start, end, cid) for start, end in self.concept(cid).name_tag.spans(text)]
         found.sort(key=lambda s: (s[0], -(s[1] - s[0]), s[2]))
         return found
+
+
+def _spelt(terms: list[str]) -> list[str]:
+    """*terms* in the one spelling (``text.variants.normalize``), each once."""
+    from ..text.variants import normalize
+
+    return list(dict.fromkeys(normalize(t) for t in terms))
 
 
 def _is_cjk(term: str) -> bool:

@@ -17,7 +17,8 @@ from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
 from ..text import CJK_RE, strip_controls
-from .analysis import stem_latin
+from ..text.variants import GREEK, normalize, normalize_with_origins, traditional_chars
+from .analysis import TOKEN_RE, stem_latin
 
 MARK_START, MARK_END = "\ue010", "\ue011"
 _JOINED_RE = re.compile(f"{MARK_END}([-‐]?){MARK_START}")
@@ -281,16 +282,51 @@ def mark(text: str, terms: frozenset[str], maxcells: int | None = None) -> str |
     return mark_spans(text, spans, maxcells)
 
 
+# Characters the one spelling makes Latin letters or digits of, or drops: an underscore,
+# full-width letters and digits, letterlike symbols (ℓ), ligatures, super- and subscripts,
+# enclosed and squared letters, mathematical alphanumerics; and Greek letters (their names).
+_RESPELT = ("_\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\u2100-\u214f\ufb00-\ufb06\u2070-\u209f"
+            "\u2460-\u24ff\u3371-\u33df\U0001d400-\U0001d7ff")  # fmt: skip
+
+
+@lru_cache(maxsize=64)
+def _respelt_chars(terms: frozenset[str]) -> re.Pattern:
+    """What may become one of the Latin *terms* once respelt: Greek letters only when a
+    term holds a letter's name (beta, epsilon), not for ``learn``; 223 of the 3,553 hits
+    of "learning" at 10,000 papers have Greek letters in their summaries."""
+    named = any(name in term for term in terms for name in GREEK)
+    return re.compile(f"[{_RESPELT}\u0370-\u03ff]" if named else f"[{_RESPELT}]")  # (~0.3 ms)
+
+
 def _normalized_spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
     """Where the terms occur in *text* once it is in the index's one spelling (``ℓ_1`` as
     ``l1``, ``ＧＲＰＯ`` as ``GRPO``, ``聯邦學習`` as ``联邦学习``), as spans of *text*. Asked
     only when the text as written has none: a text's spelling rarely differs."""
-    from ..text.variants import normalize_with_origins
-
-    normalized, origins = normalize_with_origins(text)
-    if normalized == text:
+    if not _respelt_word_matches(text, terms) and (
+        not _chinese_terms(terms) or traditional_chars().isdisjoint(text)
+    ):
         return []
+    normalized, origins = normalize_with_origins(text)
     return [(origins[start], origins[end - 1] + 1) for start, end in _spans(normalized, terms)]
+
+
+def _respelt_word_matches(text: str, terms: frozenset[str]) -> bool:
+    """Whether a word of *text* that the one spelling changes (``ϵ-greedy``, ``ℓ_1``) is a
+    term once changed. Only those words are read (normalizing a whole summary for it took
+    ~13 µs); a text with none takes one search for them (~0.4 µs)."""
+    seen = set()
+    for m in _respelt_chars(terms).finditer(text):
+        start = end = m.start()
+        while start and _in_word(text[start - 1]):
+            start -= 1
+        while end < len(text) and _in_word(text[end]):
+            end += 1
+        word = text[start:end]
+        if word not in seen:
+            seen.add(word)
+            if any(_token(piece) in terms for piece in TOKEN_RE.findall(normalize(word))):
+                return True
+    return False
 
 
 def mark_spans(text: str, spans: list[tuple[int, int]], maxcells: int | None = None) -> str | None:
@@ -334,22 +370,33 @@ def bridged(
     (``联邦学习 → federated learning: …a passage with it marked…``). *bridges*: concept id
     -> the query's words that named it; *found*: concept id -> the paper's words that speak
     of it (stored when it was indexed: a name or a sign of the concept)."""
-    from ..text.variants import normalize
-
     for cid, asked in bridges.items():
         term = found.get(cid)
         if not term:
             continue
         for key in ("abstract", "summary_zh", "title"):
             text = strip_controls(texts.get(key) or "")
-            for candidate in dict.fromkeys((text, normalize(text))):  # (as it was matched)
-                start = candidate.find(term)
-                if start != -1:
-                    head = f"{asked} → {term}: "
-                    room = max(40, maxcells - _cells(head, 0, len(head)))
-                    span = [(start, start + len(term))]
-                    return head + (mark_spans(candidate, span, room) or "")
+            span = _find(text, term)
+            if span is not None:
+                head = f"{asked} → {text[span[0] : span[1]]}: "
+                room = max(40, maxcells - _cells(head, 0, len(head)))
+                return head + (mark_spans(text, [span], room) or "")
     return None
+
+
+def _find(text: str, term: str) -> tuple[int, int] | None:
+    """Where *term* (words of the paper as they were matched: in the one spelling) is in
+    *text* as written."""
+    start = text.find(term)
+    if start != -1:
+        return start, start + len(term)
+    if text.isascii() and "_" not in text:
+        return None
+    normalized, origins = normalize_with_origins(text)
+    start = normalized.find(term)
+    if start == -1:
+        return None
+    return origins[start], origins[start + len(term) - 1] + 1
 
 
 def plain(marked: str) -> str:

@@ -11,6 +11,7 @@ query alike, so that either way finds the other.
   What OpenCC's phrases would add (乾隆 keeps its 乾) does not matter for matching: the
   index and the query are converted alike. All 1,322 Chinese names of the glossary, written
   in Traditional by OpenCC's ``s2t``, come back the same either way.
+- Greek letters by name (``β-VAE`` is ``beta-VAE``, ``μP`` is ``muP``).
 - Underscores inside words dropped: a subscript (``ℓ_1``, as LaTeX's ``$\\ell_1$`` reads)
   is the ``L1`` or ``l1`` people type.
 - British spellings as American (``optimisation`` → ``optimization``, ``modelling``,
@@ -42,17 +43,35 @@ _ISE_WORDS = ("advertise advise apprise appraise arise bruise chastise circumcis
 _SUBSCRIPT_RE = re.compile(r"(?<=[^\W_])_+(?=[^\W_])")
 
 
+# Greek letters by name, as they are typed without a Greek keyboard (β-VAE is beta-VAE,
+# μP is muP, ε-greedy is epsilon-greedy); in alphabet order, from α (U+03B1) and Α (U+0391).
+_GREEK_RE = re.compile("[\u0391-\u03a9\u03b1-\u03c9]")
+GREEK = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi "
+         "rho sigma tau upsilon phi chi psi omega").split()  # fmt: skip
+
+
 def normalize(text: str) -> str:
-    """*text* with full-width forms folded (NFKC), Traditional Chinese as Simplified, and
-    underscores inside words dropped (``ℓ_1`` is ``l1``, as ``L1`` and ``$\\ell_1$`` are)."""
+    """*text* with full-width forms folded (NFKC), Traditional Chinese as Simplified, Greek
+    letters by name, and underscores inside words dropped (``ℓ_1`` is ``l1``, as ``L1``
+    and ``$\\ell_1$`` are)."""
     if "_" in text:
         text = _SUBSCRIPT_RE.sub("", text)
     if text.isascii():
         return text
-    text = unicodedata.normalize("NFKC", text)
+    text = unicodedata.normalize("NFKC", text)  # (ϵ, ϑ, µ: ε, θ, μ)
     if not traditional_chars().isdisjoint(text):
         text = text.translate(_t2s_table())
-    return text
+    # (checked first: 0.4 µs a 134-character summary, the translation 7.3)
+    return text.translate(_greek_table()) if _GREEK_RE.search(text) else text
+
+
+@cache
+def _greek_table() -> dict[int, str]:
+    table = {0x3C2: "sigma"}  # (final sigma, which sits just before σ)
+    for i, name in enumerate(GREEK):
+        skip = i >= GREEK.index("sigma")  # (no capital at U+03A2, the final sigma's place)
+        table[0x3B1 + i + skip] = table[0x391 + i + skip] = name
+    return table
 
 
 @cache
