@@ -210,6 +210,20 @@ def test_every_title_pasted_as_it_is_finds_its_paper_first(index):
             assert hits and hits[0].id == paper.id, (pasted, [h.id for h in hits])
 
 
+def test_an_untitled_papers_label_pasted_as_shown_finds_it_first(index):
+    """An untitled paper is listed by a label derived from its text and flagged
+    ``(untitled)``: the line copied from a table, a pipe or ``papers show`` finds it."""
+    from papercli.text import UNTITLED, UNTITLED_NOTE
+
+    untitled = [h for h in list_papers(index, Filters()) if not h.record.title]
+    assert len(untitled) == 18
+    for paper in untitled:
+        label = paper.record.label
+        for pasted in (f"{UNTITLED} {label}", f"{label} {UNTITLED}", f"{label} {UNTITLED_NOTE}"):
+            hits = search(index, pasted, limit=3)
+            assert hits and hits[0].id == paper.id, (pasted, [h.id for h in hits])
+
+
 LATEX_TITLES = r"""@inproceedings{dsb, year={2021}, booktitle={NeurIPS},
   title={Diffusion Schr\"{o}dinger Bridge with Applications to Score-Based Generative Modeling}}
 @inproceedings{bvae, year={2017}, booktitle={ICLR},

@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from ..text import escaped_json, terminal_safe
+from ..text import UNTITLED, escaped_json, terminal_safe
 from .environment import TERMINAL_LIMIT, Environment
 
 if TYPE_CHECKING:  # (importing the index here would load it for `papers --help`)
@@ -28,8 +28,6 @@ if TYPE_CHECKING:  # (importing the index here would load it for `papers --help`
     from ..store.record import Record
 
 __all__ = ["TERMINAL_LIMIT", "Environment"]
-
-UNTITLED = "(untitled)"
 
 
 def _plain(value: object) -> str:

@@ -18,11 +18,10 @@ from rich.text import Text
 
 from ..search.hits import Hit
 from ..search.snippets import segments
-from ..text import terminal_safe
+from ..text import UNTITLED, UNTITLED_NOTE, terminal_safe
 from . import wrap
 from .environment import Environment
 
-UNTITLED = "(untitled)"
 GAP = 3  # cells between two columns: padding, rule, padding
 MIN_PAPER = 30  # the paper column is at least this wide, and as wide as the longest id
 TABLE = {"show_edge": False, "pad_edge": False, "header_style": "bold"}
@@ -163,7 +162,7 @@ def record(env: Environment, hit: Hit, rows: list[tuple[str, list[str]]]) -> Non
     titled = bool(hit.data.get("title"))
     title = _safe(hit.label, "bold" if titled else "bold italic")
     if not titled:
-        title.append(f" {UNTITLED}: label derived from the abstract", style="dim")
+        title.append(f" {UNTITLED_NOTE}", style="dim")
     key_w = max(len(key) for key, _values in rows)
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="dim", no_wrap=True, width=key_w)

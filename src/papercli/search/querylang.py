@@ -17,7 +17,8 @@ Pasted text is text: a title pasted as it is finds its paper. Common words (of, 
 the, …) are not indexed and are left out; ``?``, ``!``, ``&``, commas and a colon after a
 word that is not a field name (``RRNCO: Towards…``) are punctuation, not syntax; a lone
 dash is punctuation too. A pasted link, DOI or arXiv id (``arXiv:2401.12345``) is text,
-and LaTeX is read as a record's is (``$\\mu$P`` is ``μP``).
+and LaTeX is read as a record's is (``$\\mu$P`` is ``μP``). The ``(untitled)`` flag of a
+derived label, pasted with it, is ours and left out.
 
 Whoosh accepts almost any string and quietly drops what it cannot parse. A search tool
 should instead say what is wrong, so obvious mistakes (unbalanced quotes or parentheses,
@@ -30,7 +31,7 @@ from __future__ import annotations
 import re
 
 from ..errors import UsageError
-from ..text import STOP_WORDS, strip_controls
+from ..text import STOP_WORDS, UNTITLED, UNTITLED_NOTE, strip_controls
 
 TEXT_FIELDS = ("title", "name", "author", "keyword", "tag", "abstract", "summary")
 FIELDS = (*TEXT_FIELDS, "venue", "year", "category")
@@ -119,6 +120,8 @@ def rewrite(
     words that close), an English ``word~`` becomes those words: the index holds stems, and
     a typo is a typo of the word (federatd is one edit from federated, three from feder)."""
     source = _read_latex(text)
+    if UNTITLED in source:  # an untitled paper's label pasted as shown: the flag is ours
+        source = source.replace(UNTITLED_NOTE, " ").replace(UNTITLED, " ")
     if source.count('"') % 2:
         raise UsageError(f"unbalanced quote in {quoted(text)}")
     # (a pasted escape sequence or control character reads as the index reads it: a space)

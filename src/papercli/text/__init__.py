@@ -28,6 +28,8 @@ STOP_WORDS = frozenset(
     "via was we were with".split()
 )
 
+UNTITLED = "(untitled)"  # flags a derived label wherever one is shown (a query drops it)
+UNTITLED_NOTE = f"{UNTITLED}: label derived from the abstract"  # (papers show's form)
 _WS_RE = re.compile(r"\s+")
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
 _DASH_RE = re.compile(f"[{_DASHES}]")
