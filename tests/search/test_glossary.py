@@ -71,6 +71,26 @@ def test_every_script_and_spelling_finds_the_same_papers(index, typed, as_writte
     assert ids(search(index, typed, exact=True)) == ids(search(index, as_written, exact=True))
 
 
+@pytest.mark.parametrize(("unspaced", "spaced"), [("大模型微调", "大模型 微调"),
+                                                ("量化大模型", "量化 大模型"),
+                                                ("强化学习大模型", "强化学习 大模型")])  # fmt: skip
+def test_names_written_together_as_chinese_is_bridge_each(index, unspaced, spaced):
+    """Chinese runs words together: 大模型微调 (LLM fine-tuning) is 大模型 and 微调, and finds
+    what the two words do (it found nothing: no paper writes the phrase as such)."""
+    assert ids(search(index, spaced))
+    assert ids(search(index, unspaced)) == ids(search(index, spaced))
+    assert not ids(search(index, unspaced, exact=True))  # (as written: no such phrase)
+
+
+def test_a_name_and_a_phrase_that_is_not_two_names_stay_whole(index):
+    from papercli.search.querylang import rewrite
+
+    glossary = index.query_glossary()
+    assert rewrite("大语言模型", glossary=glossary) == "(大语言模型 OR concept:llm)"
+    assert rewrite("联邦学习框架", glossary=glossary) == "联邦学习框架"  # (框架 names nothing)
+    assert ids(search(index, "联邦学习框架")) == {"iclr2026-feddag"}
+
+
 def test_text_is_given_one_spelling():
     assert normalize("聯邦學習與ＬＬＭ") == "联邦学习与LLM"
     assert normalize("optimisation") == "optimisation"  # (ASCII: untouched here)

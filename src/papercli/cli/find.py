@@ -76,7 +76,8 @@ def search(
 
     One concept, both languages: words that name a concept of the glossary (联邦学习,
     federated learning, FL) also find papers that speak of it only in other words or
-    the other language; those rank below literal matches. --exact turns this off.
+    the other language; those rank below literal matches. Names written together,
+    as Chinese is (大模型微调), bridge each. --exact turns this off.
 
     Pasted text works: a title pasted as it is finds its paper first, also as a .bib
     file writes it ($\\mu$P is μP), and so does an untitled paper's label as shown,

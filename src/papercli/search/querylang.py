@@ -246,7 +246,16 @@ def _bridge_run(words: list[str], glossary, bridges: dict) -> list[str]:
     while i < len(words):
         spans = sorted((span for span in covers if span[0] == i), key=lambda s: -s[1])
         if not spans:
-            out.append(words[i])
+            pieces = _compound(words[i], glossary)
+            if pieces:  # 大模型微调: the phrase, or 大模型 and 微调 each bridged
+                for piece, cids in pieces:
+                    for cid in cids:
+                        bridges.setdefault(cid, piece)
+                both = " AND ".join(f"({piece} OR {' OR '.join(f'concept:{c}' for c in cids)})"
+                                    for piece, cids in pieces)  # fmt: skip
+                out.append(f"({words[i]} OR ({both}))")
+            else:
+                out.append(words[i])
             i += 1
             continue
         span = spans[0]
@@ -258,6 +267,31 @@ def _bridge_run(words: list[str], glossary, bridges: dict) -> list[str]:
         out.append(f"({literal} OR {concepts})")
         i = span[1]
     return out
+
+
+def _compound(word: str, glossary) -> list[tuple[str, list[str]]] | None:
+    """A Chinese word that is two or more of the glossary's names written together, as
+    Chinese is, without a space (大模型微调: 大模型 and 微调, 量化大模型), as its pieces with
+    the concepts each names; None for any other word. Split where the names are longest."""
+    from ..text import has_cjk
+
+    if len(word) < 3 or not has_cjk(word):
+        return None
+    names: dict[int, dict[int, list[str]]] = {}  # start -> end -> concepts
+    for start, end, cid in glossary.spans(word):
+        names.setdefault(start, {}).setdefault(end, []).append(cid)
+
+    def split(pos: int) -> list[tuple[str, list[str]]] | None:
+        if pos == len(word):
+            return []
+        for end in sorted(names.get(pos, ()), reverse=True):
+            rest = split(end)
+            if rest is not None:
+                return [(word[pos:end], names[pos][end]), *rest]
+        return None
+
+    pieces = split(0)
+    return pieces if pieces and len(pieces) > 1 else None
 
 
 def _field(name: str) -> str:
