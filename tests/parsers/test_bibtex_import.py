@@ -89,6 +89,27 @@ def test_exported_biblatex_reads_back_to_the_same_records(tmp_path):
     assert (again.new, again.unchanged) == ([], 63)
 
 
+LITERALS = r"""@misc{lit, year = 2026,
+  title = {A \{Braced\} Set at \$5 or \$10, {50\%} \textbackslash{} Off}}
+"""
+
+
+def test_literal_braces_and_dollars_are_kept_as_bibtex_wrote_them(tmp_path):
+    r"""BibTeX's ``\{x\}`` and ``\$5`` are the characters themselves. Read as ``{x}`` and
+    ``$5``, the record's text lost them when shown (grouping braces; ``$5 or $10`` as
+    math), and an export wrote the braces as grouping."""
+    (entry,) = parse_bytes(LITERALS.encode(), "lit.bib").entries
+    shown = "A {Braced} Set at $5 or $10, 50% \\ Off"
+    assert latex_to_text(entry.title) == shown
+    library = Library(tmp_path / "lib")
+    (tmp_path / "lit.bib").write_text(LITERALS, encoding="utf-8")
+    ingest(library, [tmp_path / "lit.bib"])
+    (record,) = [library.load_path(p) for p in library.papers_dir.glob("*.yaml")]
+    (tmp_path / "out.bib").write_text(render("bibtex", [record]), encoding="utf-8")
+    (back,) = parse_bytes((tmp_path / "out.bib").read_bytes(), "out.bib").entries
+    assert latex_to_text(back.title) == shown
+
+
 def test_reimport_into_the_same_library_adds_provenance_only(seeded_library, tmp_path):
     records = [h.record for h in list_papers(PaperIndex(seeded_library).open(), Filters())]
     bib = tmp_path / "all.bib"

@@ -58,8 +58,16 @@ def sniff(lines: list[str]) -> bool:
     return any(_ENTRY_START_RE.match(line) for line in content[:20])
 
 
+# What a record's text reads as LaTeX (``text.latex``): kept literal, as BibTeX wrote it
+# (``\{x\}``, ``\$5``), when the prose's reading has it.
+_RECORD_SPECIAL_RE = re.compile(r"[\\{}$]")
+
+
 def text_of(value: str) -> str:
-    """A BibTeX field value as record text: LaTeX prose read as Unicode, math kept."""
+    r"""A BibTeX field value as record text: LaTeX prose read as Unicode, math kept. A
+    literal brace, dollar or backslash of the prose (``\{``, ``\$``) stays escaped: the
+    record's text is read as LaTeX again wherever it is shown, and ``{braces}`` read as
+    grouping would lose them."""
     pieces = []
     for is_math, body in segments_of_math(value):
         if is_math:
@@ -67,7 +75,8 @@ def text_of(value: str) -> str:
             continue
         lead = " " if body[:1].isspace() else ""  # the spaces around math are part of the text
         trail = " " if body[-1:].isspace() else ""
-        pieces.append(lead + latex_to_text(body) + trail)
+        reading = _RECORD_SPECIAL_RE.sub(r"\\\g<0>", latex_to_text(body))
+        pieces.append(lead + reading + trail)
     return collapse_ws("".join(pieces))
 
 
