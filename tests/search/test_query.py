@@ -224,6 +224,24 @@ def test_an_untitled_papers_label_pasted_as_shown_finds_it_first(index):
             assert hits and hits[0].id == paper.id, (pasted, [h.id for h in hits])
 
 
+@pytest.mark.parametrize(
+    "pasted",
+    ["(L0,L1)-smooth", '"(L0, L1)–smooth"', "the more general (L0, L1)–smooth setting"],
+)
+def test_a_pasted_formula_with_a_hyphen_or_a_comma_is_text(index, pasted):
+    """``-smooth`` after a parenthesis is a hyphen, not "without smooth"; a quoted phrase
+    with a comma is two keywords in the tags, which Whoosh refused to search as a phrase
+    (and the error was taken for a damaged index)."""
+    assert [h.id for h in search(index, pasted)] == ["iclr2026-ef21-muon"]
+
+
+def test_a_query_whoosh_will_not_run_is_no_damaged_index(index):
+    from whoosh import query
+
+    with pytest.raises(UsageError, match="this query cannot be run"):
+        index.run(query.Phrase("tag", ["convergence", "theory"]), limit=3)
+
+
 LATEX_TITLES = r"""@inproceedings{dsb, year={2021}, booktitle={NeurIPS},
   title={Diffusion Schr\"{o}dinger Bridge with Applications to Score-Based Generative Modeling}}
 @inproceedings{bvae, year={2017}, booktitle={ICLR},

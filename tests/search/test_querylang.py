@@ -31,6 +31,8 @@ def resolve(name):
         ("doi:10.1234/abc", '"doi:10.1234/abc"'),
         ("arXiv:2401.12345", '"arXiv:2401.12345"'),
         ("federatd~ optim*", "federatd~ optim*"),
+        ("muon -adam +sgd", "muon NOT adam sgd"),
+        ("(L0,L1)-smooth", "( L0,L1 ) smooth"),  # a hyphen after a parenthesis: no sign
     ],
 )
 def test_rewrite(text, expected):

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import IndexDamaged, PapersError, RecordError
+from ..errors import IndexDamaged, PapersError, RecordError, UsageError
 from ..progress import Progress, quiet
 from ..store.files import Stamp
 from ..store.library import Library
@@ -187,6 +187,10 @@ class PaperIndex:
         except Exception as exc:
             if not _raised_in_whoosh(exc):
                 raise  # (a bug of ours is not a damaged index)
+            from whoosh.query import QueryError
+
+            if isinstance(exc, QueryError):  # (a query Whoosh will not run: not the index's
+                raise UsageError(f"this query cannot be run: {exc}") from None  # fault)
             raise IndexDamaged(self.dir, exc) from None
 
     def verify(self) -> None:

@@ -125,12 +125,17 @@ def rewrite(
     if source.count('"') % 2:
         raise UsageError(f"unbalanced quote in {quoted(text)}")
     # (a pasted escape sequence or control character reads as the index reads it: a space)
-    tokens = _TOKEN_RE.findall(strip_controls(source))
+    source = strip_controls(source)
+    tokens, glued = [], set()  # glued: tokens right after a parenthesis or a quote
+    for m in _TOKEN_RE.finditer(source):
+        if m.start() and not source[m.start() - 1].isspace():
+            glued.add(len(tokens))
+        tokens.append(m.group())
     depth = 0
     out: list[str] = []
     common: list[str] = []  # stop words left out
     bridgeable: set[int] = set()  # positions in *out* of plain words (see _bridge)
-    for tok in tokens:
+    for n, tok in enumerate(tokens):
         if tok == "(":
             depth += 1
         elif tok == ")":
@@ -160,7 +165,7 @@ def rewrite(
         elif tok not in OPERATORS and tok not in ("(", ")") and not tok.startswith('"'):
             if tok.strip("*?~") == "":
                 raise UsageError(f"{tok!r} alone matches nothing useful; add letters to it")
-            tok = _word(tok, common)
+            tok = _word(tok, common, signed=n not in glued)  # ((L0,L1)-smooth: a hyphen)
             if not tok:
                 continue
             fuzzy = _FUZZY_RE.fullmatch(tok) if near is not None else None
@@ -298,11 +303,12 @@ def _field(name: str) -> str:
     return FIELD_ALIASES.get(name.lower(), name.lower())
 
 
-def _word(tok: str, common: list[str]) -> str:
+def _word(tok: str, common: list[str], signed: bool = True) -> str:
     """A plain word of the query as Whoosh syntax: ``-word`` → ``NOT word``, ``+word`` →
-    ``word``, punctuation around it dropped, a common word (noted in *common*) dropped."""
+    ``word`` (when *signed*: the word starts after a space), punctuation around it
+    dropped, a common word (noted in *common*) dropped."""
     sign = ""
-    if len(tok) > 1 and tok[0] in "-+" and tok[1] not in "-+":
+    if signed and len(tok) > 1 and tok[0] in "-+" and tok[1] not in "-+":
         sign, tok = ("NOT " if tok[0] == "-" else ""), tok[1:]
     tok = _INNER_SYNTAX_RE.sub(" ", tok.strip(_EDGE_PUNCT)).strip()
     if not tok.strip("*?~"):
@@ -338,7 +344,18 @@ def parse(
         raise UsageError(f"cannot understand the query {quoted(text)}: {exc}") from None
     if q is query.NullQuery:
         raise UsageError(f"the query {quoted(text)} has no words to search for")
-    return q
+    return q.accept(lambda node: _keywords_of_phrase(node, schema))
+
+
+def _keywords_of_phrase(node, schema):
+    """A phrase in a field that keeps no positions (the tags: ``"(L0, L1)–smooth"`` is two
+    keywords there, split at its comma) as all of its words: Whoosh would refuse it while
+    searching ("field has no positions")."""
+    from whoosh import query
+
+    if isinstance(node, query.Phrase) and not schema[node.fieldname].format.supports("positions"):
+        return query.And([query.Term(node.fieldname, word) for word in node.words])
+    return node
 
 
 _PLAIN = r"(?!(?:AND|OR|NOT|ANDNOT|ANDMAYBE|TO)\b)[A-Za-z]+"
