@@ -293,6 +293,8 @@ def test_a_title_pasted_in_its_latex_finds_its_paper_first(tmp_path):
         ("muonbp, & muon", "iclr2026-muonbp"),
         ("iclr2026-muonbp", "iclr2026-muonbp"),  # an id pasted
         (" iclr2026-rrnco ", "iclr2026-rrnco"),
+        ('are simply marked as ``winner" or ``loser". We theoretically demonstrate',
+         "iclr2026-semi-dpo"),  # (an abstract's LaTeX quotes, read as the index read them)
     ],
 )  # fmt: skip
 def test_pasted_text_is_text(index, pasted, first):

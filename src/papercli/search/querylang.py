@@ -197,9 +197,10 @@ def rewrite(
 def _read_latex(text: str) -> str:
     """*text* with its LaTeX read as the index reads a record's: a title pasted from a .bib
     file or an arXiv listing (``Tuning … with $\\mu$P``, ``Schr\\"{o}dinger``) is indexed
-    as ``μP``, ``Schrödinger``. Only a query with a backslash or a dollar sign is read so:
-    elsewhere ``*``, ``_`` and ``--`` are the query's own (a prefix, a word, two dashes)."""
-    if "\\" not in text and "$" not in text:
+    as ``μP``, ``Schrödinger``; an abstract's LaTeX quotes (````winner"``) as “winner”.
+    Only a query with a backslash, a dollar sign or two backticks is read so: elsewhere
+    ``*``, ``_`` and ``--`` are the query's own (a prefix, a word, two dashes)."""
+    if "\\" not in text and "$" not in text and "``" not in text:
         return text
     from ..text.latex import latex_to_text
 
