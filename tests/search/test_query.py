@@ -295,6 +295,11 @@ def test_a_title_pasted_in_its_latex_finds_its_paper_first(tmp_path):
         (" iclr2026-rrnco ", "iclr2026-rrnco"),
         ('are simply marked as ``winner" or ``loser". We theoretically demonstrate',
          "iclr2026-semi-dpo"),  # (an abstract's LaTeX quotes, read as the index read them)
+        (r"且 Muon 比向量对应物 SGD-M 少 \(\sqrt{r}\) 倍秩损失",
+         "iclr2026-convergence-muon-newton-schulz"),  # (√ is no word the index holds)
+        ("评估了 16 个 ML 求解器（神经网络方法 + LLM Agent）与 SOTA 传统求解器的差距",
+         "iclr2026-frontierco"),  # (nor is a lone +)
+        ("related tasks, with which *task-specific*", "iclr2026-binomgbml"),  # (emphasis)
     ],
 )  # fmt: skip
 def test_pasted_text_is_text(index, pasted, first):

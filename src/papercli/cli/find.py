@@ -82,8 +82,8 @@ def search(
     Pasted text works: a title pasted as it is finds its paper first, also as a .bib
     file writes it ($\\mu$P is μP), and so does an untitled paper's label as shown,
     (untitled) and all. Common words (of, with, the…) are left out;
-    ? ! & , and a colon after a word that is not a field (RRNCO: Towards…) are
-    punctuation. A pasted paper id lists that paper first,
+    ? ! & , signs (√, +) and a colon after a word that is not a field (RRNCO:
+    Towards…) are punctuation. A pasted paper id lists that paper first,
     and so does a pasted link, DOI or arXiv id of a paper (1412.6980, doi:10.…).
     Chinese is matched as written, also inside longer text or glued to English
     (联邦学习, GRPO风格); English words match their other forms (optimizer, optimizers).

@@ -307,13 +307,16 @@ def _field(name: str) -> str:
 def _word(tok: str, common: list[str], signed: bool = True) -> str:
     """A plain word of the query as Whoosh syntax: ``-word`` → ``NOT word``, ``+word`` →
     ``word`` (when *signed*: the word starts after a space), punctuation around it
-    dropped, a common word (noted in *common*) dropped."""
+    dropped, a common word (noted in *common*) or one of signs only (``√``, ``+``)
+    dropped."""
     sign = ""
     if signed and len(tok) > 1 and tok[0] in "-+" and tok[1] not in "-+":
         sign, tok = ("NOT " if tok[0] == "-" else ""), tok[1:]
     tok = _INNER_SYNTAX_RE.sub(" ", tok.strip(_EDGE_PUNCT)).strip()
-    if not tok.strip("*?~"):
-        return ""
+    if tok.startswith("*"):  # *task-specific*: Markdown emphasis, read as the index reads it
+        tok = tok.strip("*")  # (no word begins with a wildcard)
+    if not tok.strip("*?~") or not any(c.isalnum() or c == "∇" for c in tok):
+        return ""  # (only signs: √, +, →; the index holds no such word)
     if tok.lower() in STOP_WORDS:
         common.append(tok.lower())
         return ""
