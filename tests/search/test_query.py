@@ -300,6 +300,8 @@ def test_a_title_pasted_in_its_latex_finds_its_paper_first(tmp_path):
         ("评估了 16 个 ML 求解器（神经网络方法 + LLM Agent）与 SOTA 传统求解器的差距",
          "iclr2026-frontierco"),  # (nor is a lone +)
         ("related tasks, with which *task-specific*", "iclr2026-binomgbml"),  # (emphasis)
+        ("合成训练数据（Generator）+ 评分筛选（Scorer）+ 加权 SFT 自更新（LoRA）",
+         "iclr2026-mass"),  # (Chinese brackets inside a word)
     ],
 )  # fmt: skip
 def test_pasted_text_is_text(index, pasted, first):

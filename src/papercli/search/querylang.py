@@ -50,8 +50,10 @@ _TOKEN_RE = re.compile(r'"[^"]*"|[()]|[^\s()"]+(?:"[^"]*")?')
 _FIELD_RE = re.compile(r"^([A-Za-z_]+):(.*)$", re.S)
 # Punctuation around a pasted word (Whoosh would read ? as a wildcard, 'x' as a term,
 # [ { as ranges, ^ as a boost); * and ~ stay: they are ours (prefix, fuzzy).
-_EDGE_PUNCT = "?!&,;.:'`^[]{}<>=|/\\-‐‑‒–—―−…。，、；：！？“”‘’《》"
-_INNER_SYNTAX_RE = re.compile(r"[\[\]{}^<>=']")
+_EDGE_PUNCT = "?!&,;.:'`^[]{}<>=|/\\-+‐‑‒–—―−…。，、；：！？“”‘’《》（）【】「」『』"
+# Inside a word: what Whoosh would read as syntax, and Chinese brackets (数据（Generator）+:
+# Whoosh's parser cut the word at the bracket, and "+" became a word of its own).
+_INNER_SYNTAX_RE = re.compile(r"[\[\]{}^<>='（）【】「」『』]")
 _YEAR_RE = re.compile(r"^(?:(\d{4})|(\d{4})?\.\.(\d{4})?|([<>]=?)(\d{4}))$")
 SHOWN = 60  # characters of a query quoted back in a message
 
