@@ -302,6 +302,7 @@ def test_a_title_pasted_in_its_latex_finds_its_paper_first(tmp_path):
         ("related tasks, with which *task-specific*", "iclr2026-binomgbml"),  # (emphasis)
         ("合成训练数据（Generator）+ 评分筛选（Scorer）+ 加权 SFT 自更新（LoRA）",
          "iclr2026-mass"),  # (Chinese brackets inside a word)
+        ("compositional) but are deficient", "iclr2026-semi-dpo"),  # (a half parenthetical)
     ],
 )  # fmt: skip
 def test_pasted_text_is_text(index, pasted, first):

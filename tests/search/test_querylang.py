@@ -33,6 +33,8 @@ def resolve(name):
         ("federatd~ optim*", "federatd~ optim*"),
         ("muon -adam +sgd", "muon NOT adam sgd"),
         ("(L0,L1)-smooth", "( L0,L1 ) smooth"),  # a hyphen after a parenthesis: no sign
+        ("compositional) but deficient", "compositional but deficient"),  # a pasted fragment's
+        ("(muon", "muon"),  # (no operator: the parenthesis groups nothing)
     ],
 )
 def test_rewrite(text, expected):
@@ -43,8 +45,8 @@ def test_rewrite(text, expected):
     ("text", "message"),
     [
         ('"unclosed', "unbalanced quote in '\"unclosed'"),
-        ("(muon", "'(' without ')' in '(muon'"),
-        ("muon)", "')' without '(' in 'muon)'"),
+        ("(muon OR adam", "'(' without ')' in '(muon OR adam'"),
+        ("muon) OR adam", "')' without '(' in 'muon) OR adam'"),
         ("AND", "AND needs a word on its left in 'AND'"),
         ("OR muon", "OR needs a word on its left in 'OR muon'"),
         ("muon AND", "AND needs a word on its right in 'muon AND'"),

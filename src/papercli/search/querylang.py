@@ -21,9 +21,10 @@ and LaTeX is read as a record's is (``$\\mu$P`` is ``μP``). The ``(untitled)`` 
 derived label, pasted with it, is ours and left out.
 
 Whoosh accepts almost any string and quietly drops what it cannot parse. A search tool
-should instead say what is wrong, so obvious mistakes (unbalanced quotes or parentheses,
-an unknown field such as ``titel:muon``, a dangling operator, a bad year) get a one-line
-``UsageError``.
+should instead say what is wrong, so obvious mistakes (unbalanced quotes, unpaired
+parentheses around operators, an unknown field such as ``titel:muon``, a dangling operator,
+a bad year) get a one-line ``UsageError``. Without an operator, a parenthesis groups nothing,
+and one left unpaired (a pasted fragment's) is punctuation.
 """
 
 from __future__ import annotations
@@ -98,6 +99,16 @@ def _year(value: str) -> str:
     return f"year:[{start} TO {end}]"
 
 
+def _paired(tokens: list[str]) -> bool:
+    """Whether the parentheses among *tokens* pair up."""
+    depth = 0
+    for tok in tokens:
+        depth += (tok == "(") - (tok == ")")
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def _check_operators(tokens: list[str], text: str) -> None:
     previous = None
     for tok in [*tokens, None]:
@@ -133,11 +144,16 @@ def rewrite(
         if m.start() and not source[m.start() - 1].isspace():
             glued.add(len(tokens))
         tokens.append(m.group())
+    # Without an operator a parenthesis groups nothing: one left unpaired is a pasted
+    # fragment's ("compositional) but are deficient"), and reads as punctuation.
+    loose = not OPERATORS.intersection(tokens) and not _paired(tokens)
     depth = 0
     out: list[str] = []
     common: list[str] = []  # stop words left out
     bridgeable: set[int] = set()  # positions in *out* of plain words (see _bridge)
     for n, tok in enumerate(tokens):
+        if loose and tok in ("(", ")"):
+            continue
         if tok == "(":
             depth += 1
         elif tok == ")":
