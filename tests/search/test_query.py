@@ -161,6 +161,8 @@ def test_suggestions_come_from_the_index_vocabulary(index):
     assert suggest(index, "federatd learnign") == "federated learning"
     assert suggest(index, "muon") is None  # known words are left alone
     assert suggest(index, "联邦学习") is None  # Chinese is not guessed at
+    assert suggest(index, "the federatd learning") == "the federated learning"  # ("the" is
+    assert suggest(index, "the muon") is None  # not searched: no typo of "they")
 
 
 def test_similar_papers_share_key_terms_across_languages(index):

@@ -35,6 +35,8 @@ def resolve(name):
         ("(L0,L1)-smooth", "( L0,L1 ) smooth"),  # a hyphen after a parenthesis: no sign
         ("compositional) but deficient", "compositional but deficient"),  # a pasted fragment's
         ("(muon", "muon"),  # (no operator: the parenthesis groups nothing)
+        ("Title: Convergence of Muon", "Convergence Muon"),  # a pasted label, not a field
+        ("title: muon", "muon"),
     ],
 )
 def test_rewrite(text, expected):

@@ -225,13 +225,14 @@ def suggest(index: PaperIndex, text: str) -> str | None:
         for i, word in enumerate(words):
             if not re.fullmatch(r"[A-Za-z][A-Za-z-]{2,}", word) or word in ("AND", "OR", "NOT"):
                 continue
+            terms = tokens(word, mode="query")
             known = any(
                 reader.doc_frequency(field, term)
-                for term in tokens(word, mode="query")
+                for term in terms
                 for field in ("title", "name", "abstract", "summary")
             )
-            if known:
-                continue
+            if known or not terms:  # (a common word is not searched: "the" is no typo of
+                continue  # "they")
             if vocabulary is None:
                 vocabulary = Vocabulary.load(index.dir)
             distance = 1 if len(word) <= 5 else 2  # "red" is not a typo of "and"

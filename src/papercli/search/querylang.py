@@ -15,7 +15,8 @@
 
 Pasted text is text: a title pasted as it is finds its paper. Common words (of, with,
 the, …) are not indexed and are left out; ``?``, ``!``, ``&``, commas and a colon after a
-word that is not a field name (``RRNCO: Towards…``) are punctuation, not syntax; a lone
+word that is not a field name (``RRNCO: Towards…``) are punctuation, not syntax, and a
+field's name that a space follows is a pasted label (``Abstract: We propose…``); a lone
 dash is punctuation too. A pasted link, DOI or arXiv id (``arXiv:2401.12345``) is text,
 and LaTeX is read as a record's is (``$\\mu$P`` is ``μP``). The ``(untitled)`` flag of a
 derived label, pasted with it, is ours and left out.
@@ -163,6 +164,9 @@ def rewrite(
         m = _FIELD_RE.match(tok)
         if m and not m.group(2) and _field(m.group(1)) not in FIELDS:
             m, tok = None, m.group(1)  # `RRNCO: Towards…`: a word and a colon, not a field
+        elif m and not m.group(2) and n + 1 < len(tokens):
+            continue  # `Abstract: We propose…`, pasted: a label (a field's value follows its
+            # colon without a space)
         if m and m.group(1).lower() in ("http", "https", "doi", "arxiv"):
             tok = f'"{tok}"'  # a pasted link, DOI or arXiv id is text, not a field
         elif m and not tok.startswith('"'):
