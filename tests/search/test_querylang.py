@@ -35,8 +35,9 @@ def resolve(name):
         ("(L0,L1)-smooth", "( L0,L1 ) smooth"),  # a hyphen after a parenthesis: no sign
         ("compositional) but deficient", "compositional but deficient"),  # a pasted fragment's
         ("(muon", "muon"),  # (no operator: the parenthesis groups nothing)
-        ("Title: Convergence of Muon", "Convergence Muon"),  # a pasted label, not a field
-        ("title: muon", "muon"),
+        ("title: muon", "title:muon"),  # a space after the colon, typed
+        ("Title: Convergence of Muon", "title:Convergence Muon"),  # or pasted
+        ("year: 2026", "year:2026"),
     ],
 )
 def test_rewrite(text, expected):

@@ -15,8 +15,9 @@
 
 Pasted text is text: a title pasted as it is finds its paper. Common words (of, with,
 the, …) are not indexed and are left out; ``?``, ``!``, ``&``, commas and a colon after a
-word that is not a field name (``RRNCO: Towards…``) are punctuation, not syntax, and a
-field's name that a space follows is a pasted label (``Abstract: We propose…``); a lone
+word that is not a field name (``RRNCO: Towards…``) are punctuation, not syntax; after a
+field's name and a space (``title: muon``, ``Abstract: We propose…``) the next word is the
+field's value; a lone
 dash is punctuation too. A pasted link, DOI or arXiv id (``arXiv:2401.12345``) is text,
 and LaTeX is read as a record's is (``$\\mu$P`` is ``μP``). The ``(untitled)`` flag of a
 derived label, pasted with it, is ours and left out.
@@ -100,6 +101,12 @@ def _year(value: str) -> str:
     return f"year:[{start} TO {end}]"
 
 
+def _is_label(tok: str) -> bool:
+    """A field's name and its colon, with no value (``title:``)."""
+    m = _FIELD_RE.match(tok)
+    return bool(m) and not m.group(2) and _field(m.group(1)) in FIELDS
+
+
 def _paired(tokens: list[str]) -> bool:
     """Whether the parentheses among *tokens* pair up."""
     depth = 0
@@ -142,6 +149,9 @@ def rewrite(
     source = strip_controls(source)
     tokens, glued = [], set()  # glued: tokens right after a parenthesis or a quote
     for m in _TOKEN_RE.finditer(source):
+        if tokens and _is_label(tokens[-1]) and m.group() not in (*OPERATORS, "(", ")"):
+            tokens[-1] += m.group()  # `title: muon`, `Abstract: We propose…`: a space after
+            continue  # the colon, typed or pasted; the word after it is the field's value
         if m.start() and not source[m.start() - 1].isspace():
             glued.add(len(tokens))
         tokens.append(m.group())
@@ -164,9 +174,6 @@ def rewrite(
         m = _FIELD_RE.match(tok)
         if m and not m.group(2) and _field(m.group(1)) not in FIELDS:
             m, tok = None, m.group(1)  # `RRNCO: Towards…`: a word and a colon, not a field
-        elif m and not m.group(2) and n + 1 < len(tokens):
-            continue  # `Abstract: We propose…`, pasted: a label (a field's value follows its
-            # colon without a space)
         if m and m.group(1).lower() in ("http", "https", "doi", "arxiv"):
             tok = f'"{tok}"'  # a pasted link, DOI or arXiv id is text, not a field
         elif m and not tok.startswith('"'):
