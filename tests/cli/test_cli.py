@@ -89,6 +89,16 @@ def test_nothing_found_exits_1_with_a_message(run):
     assert result.stderr == "papers: no paper to list (filters: tag muon, year 1999)\n"
 
 
+@pytest.mark.parametrize("query", ["MoE", "mixture of experts", "混合专家", "MoE muon"])
+def test_a_concept_no_paper_speaks_of_is_named_and_not_corrected(run, query):
+    """The glossary knows MoE; no bundled paper speaks of it. That is the answer, not
+    "Did you mean: more?" (MoE) or "mixture of exerts" (a word one edit away)."""
+    result = run("search", query)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (f"papers: no paper matches {query!r}: no paper here speaks of "
+                             "mixture of experts (混合专家)\n")  # fmt: skip
+
+
 def test_the_year_option_takes_what_year_takes_in_a_query(run):
     between = run("list", "--tag", "muon", "--year", "2025..2026", "--ids")
     assert sorted(between.stdout.split()) == sorted(MUON_LINES)

@@ -269,6 +269,38 @@ def test_a_kind_of_a_concept_is_found_through_it(index, query, paper, through):
     assert re.search(re.escape(through), marked(hits[paper]), re.I), marked(hits[paper])
 
 
+@pytest.mark.parametrize(
+    ("chinese", "english", "papers"),
+    [("策略梯度", "policy gradient", {"iclr2026-gmpo", "iclr2026-mlm"}),  # one writes each
+     ("灾难性遗忘", "catastrophic forgetting", {"iclr2026-llr-bc"}),
+     ("旅行商", "traveling salesman", {"iclr2026-frontierco", "iclr2026-llr-bc"}),
+     ("梯度压缩", "gradient compression", {"iclr2026-ef21-muon"}),
+     ("良性过拟合", "benign overfitting",
+      {"iclr2026-directional-convergence-benign-overfitting-gradient"}),
+     ("语言模型", "language model", None)],  # None: every LLM paper, and more
+)  # fmt: skip
+def test_a_concept_the_taxonomy_names_in_both_languages_bridges_both_ways(
+    index, chinese, english, papers
+):
+    """The taxonomy writes policy gradient / 策略梯度 under reinforcement-learning, but as
+    signs of the tag they bridged no query: 策略梯度 found MLM, which writes it, and not GMPO,
+    which writes "policy gradient"; 灾难性遗忘 found nothing. Each pair is now a concept, a kind
+    of its tag; and a large language model is a language model."""
+    if papers is None:
+        papers = ids(search(index, "LLM")) | ids(search(index, '"language model"'))
+    assert ids(search(index, chinese)) == papers
+    assert papers <= ids(search(index, english))  # (and papers with its words apart)
+
+
+@pytest.mark.parametrize("typed", ["chain of thought", "Chain-of-Thought", "思维链", "CoT"])
+def test_a_name_with_a_common_word_in_it_bridges(index, typed):
+    """The word "of" is too common to be searched, but it is part of a name: "chain of thought"
+    found only the paper that writes it, not MLM, which writes CoT. (21 English names of
+    the glossary hold such a word: mixture of experts, edge of stability, learning to rank.)"""
+    assert ids(search(index, typed)) == {"iclr2026-mlm",
+                                         "iclr2026-modern-language-models-generate-chain"}  # fmt: skip
+
+
 def test_bare_tuili_bridges_to_reasoning_as_the_taxonomy_reads_it(index):
     """推理 alone is the digests' topic label for reasoning (``🔥 高频主题： 推理 ×3``) and the
     taxonomy's tag for it; its inference senses are compounds (推理速度, 推理时) that the

@@ -112,9 +112,11 @@ def search(
     if rid:
         session.env.say(f"{rid} is a paper's id: papers show {rid} shows the paper itself")
     if not print_listing(session, hits, shown, scores=True, json=json, ids=ids):
+        absent = q.absent_concepts(index, text)
+        why = f": no paper here speaks of {' or '.join(absent)}" if absent else ""
         better = q.suggest(index, text)
         hint = f". Did you mean: {better}?" if better and len(better) <= SHOWN else ""
-        raise session.nothing(f"no paper matches {quoted(text)}{hint}", filters)
+        raise session.nothing(f"no paper matches {quoted(text)}{why}{hint}", filters)
 
 
 @command(short_help="List the papers closest to one paper.")

@@ -206,11 +206,34 @@ def pasted_id(index: PaperIndex, text: str) -> str | None:
     return word if index.run(query.Term("id", word), limit=1) else None
 
 
+def named_concepts(index: PaperIndex, text: str) -> dict[str, str]:
+    """The concepts of the glossary *text* names: id -> the words of *text* that name it."""
+    bridges: dict[str, str] = {}
+    parse_query(index, text, bridges=bridges)
+    return bridges
+
+
+def absent_concepts(index: PaperIndex, text: str) -> list[str]:
+    """The concepts *text* names that no paper of the library speaks of, each as its
+    English and Chinese names (``mixture of experts (混合专家)``): why it found nothing."""
+    glossary = index.query_glossary()
+    out = []
+    with index.searcher() as searcher:
+        reader = searcher.reader()
+        for cid in named_concepts(index, text):
+            concept = glossary.concept(cid) if glossary else None
+            if concept is not None and not reader.doc_frequency("concept", cid):
+                en, zh = concept.label("en"), concept.label("zh")
+                out.append(f"{en} ({zh})" if concept.zh and zh != en else en)
+    return out
+
+
 def suggest(index: PaperIndex, text: str) -> str | None:
     """*text* with each word the index does not know replaced by its closest known word.
 
-    ``federatd`` → ``federated``. Only plain words are corrected (not fields, phrases or
-    Chinese); None when there is nothing to correct.
+    ``federatd`` → ``federated``. Only plain words are corrected (not fields, phrases,
+    Chinese, or the words of a concept the glossary knows: ``MoE`` is no typo of
+    ``more``); None when there is nothing to correct.
     """
     import re
 
@@ -218,12 +241,15 @@ def suggest(index: PaperIndex, text: str) -> str | None:
     from .vocabulary import Vocabulary
 
     words = re.findall(r'"[^"]*"|\S+', text)
+    named = {w.lower() for name in named_concepts(index, text).values() for w in name.split()}
     changed = False
     vocabulary = None
     with index.searcher() as searcher:
         reader = searcher.reader()
         for i, word in enumerate(words):
             if not re.fullmatch(r"[A-Za-z][A-Za-z-]{2,}", word) or word in ("AND", "OR", "NOT"):
+                continue
+            if word.lower() in named:
                 continue
             terms = tokens(word, mode="query")
             known = any(

@@ -162,6 +162,7 @@ def rewrite(
     depth = 0
     out: list[str] = []
     common: list[str] = []  # stop words left out
+    gaps: dict[int, list[str]] = {}  # position in *out* -> the stop words left out before it
     bridgeable: set[int] = set()  # positions in *out* of plain words (see _bridge)
     for n, tok in enumerate(tokens):
         if loose and tok in ("(", ")"):
@@ -195,8 +196,10 @@ def rewrite(
         elif tok not in OPERATORS and tok not in ("(", ")") and not tok.startswith('"'):
             if tok.strip("*?~") == "":
                 raise UsageError(f"{tok!r} alone matches nothing useful; add letters to it")
+            known = len(common)
             tok = _word(tok, common, signed=n not in glued)  # ((L0,L1)-smooth: a hyphen)
             if not tok:
+                gaps.setdefault(len(out), []).extend(common[known:])
                 continue
             fuzzy = _FUZZY_RE.fullmatch(tok) if near is not None else None
             if fuzzy:
@@ -220,7 +223,7 @@ def rewrite(
                              f"({words})")  # fmt: skip
         raise UsageError(f"the query {quoted(text)} has no words to search for")
     if bridgeable:
-        out = _bridge(out, bridgeable, glossary, {} if bridges is None else bridges)
+        out = _bridge(out, bridgeable, glossary, {} if bridges is None else bridges, gaps)
     return " ".join(out)
 
 
@@ -246,9 +249,13 @@ def _american(word: str, american) -> str:
     return word if spelt == word.lower() else spelt
 
 
-def _bridge(out: list[str], bridgeable: set[int], glossary, bridges: dict) -> list[str]:
+def _bridge(
+    out: list[str], bridgeable: set[int], glossary, bridges: dict, gaps: dict[int, list[str]]
+) -> list[str]:
     """Each run of plain words that names a concept (``federated learning``, ``联邦学习``,
-    ``LLMs``) becomes ``((federated AND learning) OR concept:federated-learning)``."""
+    ``LLMs``) becomes ``((federated AND learning) OR concept:federated-learning)``. A name
+    is read with the common words left out of the query (*gaps*: position -> those words
+    before it), so ``mixture of experts`` and ``edge of stability`` name theirs."""
     result, i = [], 0
     while i < len(out):
         if i not in bridgeable:
@@ -258,26 +265,35 @@ def _bridge(out: list[str], bridgeable: set[int], glossary, bridges: dict) -> li
         j = i
         while j in bridgeable:
             j += 1
-        result += _bridge_run(out[i:j], glossary, bridges)
+        result += _bridge_run(out[i:j], glossary, bridges, [gaps.get(k, []) for k in range(i, j)])
         i = j
     return result
 
 
-def _bridge_run(words: list[str], glossary, bridges: dict) -> list[str]:
+def _bridge_run(words: list[str], glossary, bridges: dict, gaps: list[list[str]]) -> list[str]:
     from ..text.variants import american, normalize
 
     words = [normalize(w) for w in words]  # (聯邦學習, ＧＲＰＯ: as indexed)
     spelt = [_american(w, american) for w in words]
-    starts, pos = [], 0
-    for w in spelt:
+    between = [[], *gaps[1:]]  # the common words left out between two of *words*
+    starts, ends, parts, pos = [], {}, [], 0
+    for k, w in enumerate(spelt):
+        parts += between[k]
+        pos += sum(len(g) + 1 for g in between[k])
         starts.append(pos)
+        ends[pos + len(w)] = k
+        parts.append(w)
         pos += len(w) + 1
-    text = " ".join(spelt)
+    text = " ".join(parts)
     covers: dict[tuple[int, int], list[str]] = {}  # (first word, last word + 1) -> concepts
     for start, end, cid in glossary.spans(text):
-        if start in starts and (end == len(text) or text[end] == " "):
-            first, last = starts.index(start), starts.index(start) + text[start:end].count(" ")
-            covers.setdefault((first, last + 1), []).append(cid)
+        if start in starts and end in ends:  # (whole words of the query, first and last)
+            covers.setdefault((starts.index(start), ends[end] + 1), []).append(cid)
+
+    def named(first: int, last: int) -> str:  # the words that name it, as typed
+        inner = [[*(between[k] if k > first else []), words[k]] for k in range(first, last)]
+        return " ".join(w for group in inner for w in group)
+
     out, i = [], 0
     while i < len(words):
         spans = sorted((span for span in covers if span[0] == i), key=lambda s: -s[1])
@@ -298,7 +314,7 @@ def _bridge_run(words: list[str], glossary, bridges: dict) -> list[str]:
         literal = " AND ".join(words[span[0] : span[1]])
         literal = f"({literal})" if span[1] - span[0] > 1 else literal
         for cid in covers[span]:
-            bridges.setdefault(cid, " ".join(words[span[0] : span[1]]))
+            bridges.setdefault(cid, named(*span))
         concepts = " OR ".join(f"concept:{cid}" for cid in dict.fromkeys(covers[span]))
         out.append(f"({literal} OR {concepts})")
         i = span[1]
