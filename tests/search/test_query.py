@@ -165,6 +165,17 @@ def test_suggestions_come_from_the_index_vocabulary(index):
     assert suggest(index, "the muon") is None  # not searched: no typo of "they")
 
 
+def test_a_suggestion_is_a_known_word_for_an_unknown_one_and_finds_something(index):
+    from papercli.search.query import suggest
+
+    assert suggest(index, "federatd zzzqqq") is None  # "federated zzzqqq" finds nothing
+    assert suggest(index, "federatd", Filters(year=1999)) is None  # nor in 1999
+    assert suggest(index, "federatd", Filters(year=2026)) == "federated"
+    # words of the glossary's names are words, where no paper has them: no "exerts", "more"
+    assert suggest(index, "experts gradient") is None
+    assert suggest(index, "MoE muon") is None
+
+
 def test_similar_papers_share_key_terms_across_languages(index):
     from papercli.search.query import similar
 

@@ -114,7 +114,7 @@ def search(
     if not print_listing(session, hits, shown, scores=True, json=json, ids=ids):
         absent = q.absent_concepts(index, text)
         why = f": no paper here speaks of {' or '.join(absent)}" if absent else ""
-        better = q.suggest(index, text)
+        better = q.suggest(index, text, filters)
         hint = f". Did you mean: {better}?" if better and len(better) <= SHOWN else ""
         raise session.nothing(f"no paper matches {quoted(text)}{why}{hint}", filters)
 

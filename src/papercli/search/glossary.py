@@ -279,6 +279,14 @@ class QueryGlossary:
         spec = self.data["concepts"].get(cid)
         return Concept(cid, *spec, source="") if spec else None
 
+    def words(self) -> set[str]:
+        """Every word of the concepts' English names and abbreviations, in lower case (the
+        words of machine learning, whether or not a paper of the library has them)."""
+        import re
+
+        return {w for en, _zh, _exclude in self.data["concepts"].values()
+                for term in en for w in re.findall(r"[a-z]+", term.lower())}  # fmt: skip
+
     def spans(self, text: str) -> list[tuple[int, int, str]]:
         """(start, end, concept id) for each term of a concept found in *text*, longest
         first where they overlap; terms inside an exclusion do not count."""

@@ -228,12 +228,14 @@ def absent_concepts(index: PaperIndex, text: str) -> list[str]:
     return out
 
 
-def suggest(index: PaperIndex, text: str) -> str | None:
-    """*text* with each word the index does not know replaced by its closest known word.
+def suggest(index: PaperIndex, text: str, filters: Filters | None = None) -> str | None:
+    """*text* with each word that neither the index nor the glossary knows replaced by the
+    closest word the index knows, if that finds a paper (within *filters*).
 
-    ``federatd`` → ``federated``. Only plain words are corrected (not fields, phrases,
-    Chinese, or the words of a concept the glossary knows: ``MoE`` is no typo of
-    ``more``); None when there is nothing to correct.
+    ``federatd`` → ``federated``. Only plain words are corrected (not fields, phrases or
+    Chinese). A word of the glossary's names is no typo where no paper has it: ``MoE`` is
+    not ``more``, ``experts`` not ``exerts``. None when there is nothing to correct, or
+    when the corrected query finds nothing either (``federatd zzzqqq``).
     """
     import re
 
@@ -241,7 +243,8 @@ def suggest(index: PaperIndex, text: str) -> str | None:
     from .vocabulary import Vocabulary
 
     words = re.findall(r'"[^"]*"|\S+', text)
-    named = {w.lower() for name in named_concepts(index, text).values() for w in name.split()}
+    glossary = index.query_glossary()
+    names = glossary.words() if glossary is not None else set()
     changed = False
     vocabulary = None
     with index.searcher() as searcher:
@@ -249,7 +252,7 @@ def suggest(index: PaperIndex, text: str) -> str | None:
         for i, word in enumerate(words):
             if not re.fullmatch(r"[A-Za-z][A-Za-z-]{2,}", word) or word in ("AND", "OR", "NOT"):
                 continue
-            if word.lower() in named:
+            if word.lower() in names:
                 continue
             terms = tokens(word, mode="query")
             known = any(
@@ -266,7 +269,13 @@ def suggest(index: PaperIndex, text: str) -> str | None:
             if option:
                 words[i] = option
                 changed = True
-    return " ".join(words) if changed else None
+    if not changed:
+        return None
+    better = " ".join(words)
+    try:
+        return better if next(iter(search_stream(index, better, 1, filters)), None) else None
+    except UsageError:
+        return None
 
 
 def similar(index: PaperIndex, rid: str, limit: int = 10) -> tuple[Hit, list[Hit]]:
