@@ -228,6 +228,21 @@ def test_the_snippet_shows_how_a_bridged_paper_matched(index):
     assert marked(english["iclr2026-hiso"]).startswith("federated learning → ")
 
 
+def test_the_snippet_of_a_paper_found_through_two_concepts_shows_both(index):
+    """大模型微调 bridges 大模型 and 微调 each: MASS writes LLM and SFT, both shown and marked
+    (the snippet showed only the first); AtteNT writes 微调 as such, marked, no arrow."""
+    hits = {h.id: marked(h) for h in search(index, "大模型微调")}
+    assert hits["iclr2026-mass"].startswith("大模型 → LLM, 微调 → SFT: ")
+    assert "[LLM]" in hits["iclr2026-mass"] and "[SFT]" in hits["iclr2026-mass"]
+    assert hits["iclr2026-attent"].startswith("大模型 → LLM: ")
+    assert "[LLM微调]" in hits["iclr2026-attent"]
+    hiso = {h.id: marked(h) for h in search(index, "federated learning convergence")}[
+        "iclr2026-hiso"
+    ]
+    assert hiso.startswith("federated learning → 联邦, convergence → 收敛: ")
+    assert "[联邦]零阶优化" in hiso and "加速[收敛]" in hiso
+
+
 def test_a_narrower_concept_is_found_through_the_broader_one(index):
     """QZO and HiSo speak of zeroth-order optimization, a kind of gradient-free method
     (``broader`` in the glossary): found by both languages' names of the broader one, and

@@ -369,19 +369,36 @@ def bridged(
     """For a paper found only through the glossary: how it matched, then where
     (``联邦学习 → federated learning: …a passage with it marked…``). *bridges*: concept id
     -> the query's words that named it; *found*: concept id -> the paper's words that speak
-    of it (stored when it was indexed: a name or a sign of the concept)."""
-    for cid, asked in bridges.items():
-        term = found.get(cid)
-        if not term:
-            continue
-        for key in ("abstract", "summary_zh", "title"):
-            text = strip_controls(texts.get(key) or "")
-            span = _find(text, term)
+    of it (stored when it was indexed: a name or a sign of the concept). The passage is
+    the one that holds the most of the query's concepts (``大模型微调``: LLM and 微调), each
+    marked; the head names those the paper speaks of in other words."""
+    best: tuple[str, list[tuple[str, tuple[int, int]]]] | None = None
+    wanted = len(set(bridges.values()))
+    for key in ("abstract", "summary_zh", "title"):
+        text = strip_controls(texts.get(key) or "")
+        located: dict[str, tuple[int, int]] = {}  # the query's words -> where, one each
+        for cid, asked in bridges.items():
+            term = found.get(cid)
+            span = _find(text, term) if term and asked not in located else None
             if span is not None:
-                head = f"{asked} → {text[span[0] : span[1]]}: "
-                room = max(40, maxcells - _cells(head, 0, len(head)))
-                return head + (mark_spans(text, [span], room) or "")
-    return None
+                located[asked] = span
+        if located and (best is None or len(located) > len(best[1])):
+            best = (text, list(located.items()))
+            if len(located) == wanted:
+                break  # (every concept in one passage: no need to look further)
+    if best is None:
+        return None
+    text, located = best
+    arrows = [(asked, text[start:end]) for asked, (start, end) in located]
+    other = [a for a in arrows if normalize(a[0]).lower() != normalize(a[1]).lower()]
+    head = ", ".join(f"{asked} → {words}" for asked, words in other or arrows[:1]) + ": "
+    spans, last = [], -1
+    for start, end in sorted(span for _asked, span in located):
+        if start >= last:  # (two concepts in one word: the first)
+            spans.append((start, end))
+            last = end
+    room = max(40, maxcells - _cells(head, 0, len(head)))
+    return head + (mark_spans(text, spans, room) or "")
 
 
 def _find(text: str, term: str) -> tuple[int, int] | None:
