@@ -168,6 +168,8 @@ def test_suggestions_come_from_the_index_vocabulary(index):
 def test_a_suggestion_is_a_known_word_for_an_unknown_one_and_finds_something(index):
     from papercli.search.query import suggest
 
+    assert suggest(index, "federatd?") == "federated?"  # (the word, not its punctuation)
+
     assert suggest(index, "federatd zzzqqq") is None  # "federated zzzqqq" finds nothing
     assert suggest(index, "federatd", Filters(year=1999)) is None  # nor in 1999
     assert suggest(index, "federatd", Filters(year=2026)) == "federated"
@@ -316,6 +318,7 @@ def test_a_title_pasted_in_its_latex_finds_its_paper_first(tmp_path):
         ("合成训练数据（Generator）+ 评分筛选（Scorer）+ 加权 SFT 自更新（LoRA）",
          "iclr2026-mass"),  # (Chinese brackets inside a word)
         ("compositional) but are deficient", "iclr2026-semi-dpo"),  # (a half parenthetical)
+        ("Adam vs SGD", "iclr2026-optimizer-choice-matters-emergence-neural"),  # (no "vs")
     ],
 )  # fmt: skip
 def test_pasted_text_is_text(index, pasted, first):
@@ -372,7 +375,7 @@ def test_minus_excludes_and_plus_requires(index):
 
 
 def test_only_common_words_is_explained(index):
-    with pytest.raises(UsageError, match=r"only words too common to be indexed \(of, the\)"):
+    with pytest.raises(UsageError, match=r"only words too common to search for \(of, the\)"):
         search(index, "of the")
 
 

@@ -38,6 +38,11 @@ def resolve(name):
         ("title: muon", "title:muon"),  # a space after the colon, typed
         ("Title: Convergence of Muon", "title:Convergence Muon"),  # or pasted
         ("year: 2026", "year:2026"),
+        ("Adam vs SGD", "Adam SGD"),  # no paper writes "vs": it found nothing
+        ("Adam vs. SGD versus Muon", "Adam SGD Muon"),
+        ("what is muon?", "muon"),  # a question's words are not what it looks for
+        ("LLM's reasoning", "LLM reasoning"),  # a possessive is the word ("LLM s" found
+        ("GRPO’s", "GRPO"),  # only the papers that write "LLM's")
     ],
 )
 def test_rewrite(text, expected):

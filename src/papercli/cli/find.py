@@ -81,7 +81,8 @@ def search(
 
     Pasted text works: a title pasted as it is finds its paper first, also as a .bib
     file writes it ($\\mu$P is μP), and so does an untitled paper's label as shown,
-    (untitled) and all. Common words (of, with, the…) are left out;
+    (untitled) and all. Common words (of, with, the…) are left out, and so
+    are a question's and a comparison's (what, how, vs: Adam vs SGD); LLM's is LLM;
     ? ! & , signs (√, +) and a colon after a word that is not a field (RRNCO:
     Towards…) are punctuation. A pasted paper id lists that paper first,
     and so does a pasted link, DOI or arXiv id of a paper (1412.6980, doi:10.…).
@@ -115,7 +116,7 @@ def search(
         absent = q.absent_concepts(index, text)
         why = f": no paper here speaks of {' or '.join(absent)}" if absent else ""
         better = q.suggest(index, text, filters)
-        hint = f". Did you mean: {better}?" if better and len(better) <= SHOWN else ""
+        hint = f". Did you mean: {better.rstrip('?')}?" if better and len(better) <= SHOWN else ""
         raise session.nothing(f"no paper matches {quoted(text)}{why}{hint}", filters)
 
 

@@ -249,7 +249,8 @@ def suggest(index: PaperIndex, text: str, filters: Filters | None = None) -> str
     vocabulary = None
     with index.searcher() as searcher:
         reader = searcher.reader()
-        for i, word in enumerate(words):
+        for i, typed in enumerate(words):
+            word = typed.strip("?!,.;:")  # (federatd? is federatd)
             if not re.fullmatch(r"[A-Za-z][A-Za-z-]{2,}", word) or word in ("AND", "OR", "NOT"):
                 continue
             if word.lower() in names:
@@ -267,7 +268,7 @@ def suggest(index: PaperIndex, text: str, filters: Filters | None = None) -> str
             distance = 1 if len(word) <= 5 else 2  # "red" is not a typo of "and"
             option = vocabulary.suggest(word.lower(), distance)
             if option:
-                words[i] = option
+                words[i] = typed.replace(word, option, 1)
                 changed = True
     if not changed:
         return None

@@ -58,6 +58,16 @@ _EDGE_PUNCT = "?!&,;.:'`^[]{}<>=|/\\-+‐‑‒–—―−…。，、；：！
 # Inside a word: what Whoosh would read as syntax, and Chinese brackets (数据（Generator）+:
 # Whoosh's parser cut the word at the bracket, and "+" became a word of its own).
 _INNER_SYNTAX_RE = re.compile(r"[\[\]{}^<>='（）【】「」『』]")
+# A possessive: the word itself (LLM's reasoning is LLM reasoning; the index reads "LLM's"
+# as llm and s).
+_POSSESSIVE_RE = re.compile(r"(?<=\w)['’][sS]$")
+# Words a query asks with, indexed but never what it looks for: a question (what is muon,
+# a pasted title "… When Does It Outperform SGD?") or a comparison (Adam vs SGD found
+# nothing: no paper writes "vs"). Left out like the common words.
+ASKING_WORDS = frozenset(
+    "what which how why when where who whom whose does do did can could should would "
+    "vs versus".split()
+)
 _YEAR_RE = re.compile(r"^(?:(\d{4})|(\d{4})?\.\.(\d{4})?|([<>]=?)(\d{4}))$")
 SHOWN = 60  # characters of a query quoted back in a message
 
@@ -219,7 +229,7 @@ def rewrite(
     if not any(t not in OPERATORS and t not in "()" and t != "NOT" for t in out):
         if common:
             words = ", ".join(dict.fromkeys(common))
-            raise UsageError(f"the query {quoted(text)} has only words too common to be indexed "
+            raise UsageError(f"the query {quoted(text)} has only words too common to search for "
                              f"({words})")  # fmt: skip
         raise UsageError(f"the query {quoted(text)} has no words to search for")
     if bridgeable:
@@ -358,12 +368,12 @@ def _word(tok: str, common: list[str], signed: bool = True) -> str:
     sign = ""
     if signed and len(tok) > 1 and tok[0] in "-+" and tok[1] not in "-+":
         sign, tok = ("NOT " if tok[0] == "-" else ""), tok[1:]
-    tok = _INNER_SYNTAX_RE.sub(" ", tok.strip(_EDGE_PUNCT)).strip()
+    tok = _INNER_SYNTAX_RE.sub(" ", _POSSESSIVE_RE.sub("", tok.strip(_EDGE_PUNCT))).strip()
     if tok.startswith("*"):  # *task-specific*: Markdown emphasis, read as the index reads it
         tok = tok.strip("*")  # (no word begins with a wildcard)
     if not tok.strip("*?~") or not any(c.isalnum() or c == "∇" for c in tok):
         return ""  # (only signs: √, +, →; the index holds no such word)
-    if tok.lower() in STOP_WORDS:
+    if tok.lower() in STOP_WORDS or tok.lower() in ASKING_WORDS:
         common.append(tok.lower())
         return ""
     if tok.isascii() and tok.isalpha():  # (the text is indexed so; the tag field is not)
