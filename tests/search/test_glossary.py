@@ -82,6 +82,32 @@ def test_names_written_together_as_chinese_is_bridge_each(index, unspaced, space
     assert not ids(search(index, unspaced, exact=True))  # (as written: no such phrase)
 
 
+@pytest.mark.parametrize(("typed", "spaced"), [("大模型的强化学习", "大模型 强化学习"),
+                                              ("大模型和强化学习", "大模型 强化学习"),
+                                              ("联邦学习中的异构性", "联邦学习 异构性"),
+                                              ("如何微调大模型", "微调 大模型"),
+                                              ("什么是Muon", "Muon"),
+                                              ("基于Transformer的", "Transformer"),
+                                              ("Muon优化器的收敛性", "Muon 收敛"),
+                                              ("收敛性", "收敛")])  # fmt: skip
+def test_the_function_words_of_a_chinese_query_join_its_words(index, typed, spaced):
+    """A Chinese query is written as Chinese is, with its particles and question words
+    (的, 和, 中的, 如何, 什么是) run into its words: each found nothing, as no paper writes
+    the phrase as such. The words around them are searched each, and a property's noun
+    (收敛性) is its concept (收敛, convergence)."""
+    assert ids(search(index, spaced))
+    assert ids(search(index, typed)) == ids(search(index, spaced))
+
+
+def test_a_function_word_inside_a_word_is_part_of_it(index):
+    """A cut that would leave a single character is no cut: 总和 (a sum), 涉及 (involve)."""
+    from papercli.search.querylang import rewrite
+
+    glossary = index.query_glossary()
+    for word in ("总和", "涉及", "参与者"):
+        assert rewrite(word, glossary=glossary) == word
+
+
 def test_a_name_and_a_phrase_that_is_not_two_names_stay_whole(index):
     from papercli.search.querylang import rewrite
 

@@ -77,7 +77,9 @@ def search(
     One concept, both languages: words that name a concept of the glossary (联邦学习,
     federated learning, FL) also find papers that speak of it only in other words or
     the other language; those rank below literal matches. Names written together,
-    as Chinese is (大模型微调), bridge each. --exact turns this off.
+    as Chinese is (大模型微调), bridge each, and so do the words around the particles
+    and question words run into them (大模型的强化学习, 如何微调大模型). --exact turns
+    this off.
 
     Pasted text works: a title pasted as it is finds its paper first, also as a .bib
     file writes it ($\\mu$P is μP), and so does an untitled paper's label as shown,

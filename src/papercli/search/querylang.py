@@ -14,11 +14,13 @@
     muon -adam  muon +adam      -word excludes, +word requires (as in web search)
 
 Pasted text is text: a title pasted as it is finds its paper. Common words (of, with,
-the, …) are not indexed and are left out. ``?``, ``!``, ``&``, commas, signs (``√``, a lone
-``+``), Chinese brackets, a hyphen right after a parenthesis (``(L0,L1)-smooth``) and a
-colon after a word that is not a field name (``RRNCO: Towards…``) are punctuation, not
-syntax; so is a lone dash. After a field's name and a space (``title: muon``, a pasted
-``Abstract: We propose…``) the next word is the field's value. A pasted link, DOI or arXiv
+the, …) are not indexed and are left out, and so are the words a question or a comparison
+asks with (what, how, vs); a possessive is its word (``LLM's``). ``?``, ``!``, ``&``,
+commas, signs (``√``, a lone ``+``), Chinese brackets, a hyphen right after a parenthesis
+(``(L0,L1)-smooth``) and a colon after a word that is not a field name (``RRNCO:
+Towards…``) are punctuation, not syntax; so is a lone dash. After a field's name and a
+space (``title: muon``, a pasted ``Abstract: We propose…``) the next word is the field's
+value. A pasted link, DOI or arXiv
 id (``arXiv:2401.12345``) is text, LaTeX is read as a record's is (``$\\mu$P`` is ``μP``),
 ``*emphasis*`` is its word, and the ``(untitled)`` flag of a derived label is ours and left
 out.
@@ -28,6 +30,12 @@ should instead say what is wrong, so obvious mistakes (unbalanced quotes, unpair
 parentheses around operators, an unknown field such as ``titel:muon``, a dangling operator,
 a bad year) get a one-line ``UsageError``. Without an operator, a parenthesis groups nothing,
 and one left unpaired (a pasted fragment's) is punctuation.
+
+With the glossary, a run of words that names a concept also finds the papers that speak of
+it in other words (``_bridge``), common words inside a name included (mixture of experts).
+Chinese runs its words together: a word made of names (大模型微调), or of words around the
+particles and question words run into them (大模型的强化学习, 如何微调大模型), is the phrase
+as written or its pieces each (``_unnamed``).
 """
 
 from __future__ import annotations
@@ -308,16 +316,7 @@ def _bridge_run(words: list[str], glossary, bridges: dict, gaps: list[list[str]]
     while i < len(words):
         spans = sorted((span for span in covers if span[0] == i), key=lambda s: -s[1])
         if not spans:
-            pieces = _compound(words[i], glossary)
-            if pieces:  # 大模型微调: the phrase, or 大模型 and 微调 each bridged
-                for piece, cids in pieces:
-                    for cid in cids:
-                        bridges.setdefault(cid, piece)
-                both = " AND ".join(f"({piece} OR {' OR '.join(f'concept:{c}' for c in cids)})"
-                                    for piece, cids in pieces)  # fmt: skip
-                out.append(f"({words[i]} OR ({both}))")
-            else:
-                out.append(words[i])
+            out.append(_unnamed(words[i], glossary, bridges))
             i += 1
             continue
         span = spans[0]
@@ -329,6 +328,71 @@ def _bridge_run(words: list[str], glossary, bridges: dict, gaps: list[list[str]]
         out.append(f"({literal} OR {concepts})")
         i = span[1]
     return out
+
+
+def _unnamed(word: str, glossary, bridges: dict) -> str:
+    """A word that is no name as a whole. Chinese is written without spaces: names written
+    together (大模型微调) bridge each, and so do the words around the function words that
+    join or frame them (大模型的强化学习, 如何微调大模型, 什么是Muon): the word as written,
+    or its pieces each."""
+    cut = _around_function_words(word, glossary) or [word]
+    parts = []
+    for piece in cut:
+        named = _names(piece, glossary)
+        inner = [(piece, named)] if named else _compound(piece, glossary)
+        parts.append(f"({piece} OR ({_each(inner, bridges)}))" if inner else piece)
+    if len(cut) == 1:
+        return parts[0]
+    return f"({word} OR ({' AND '.join(parts)}))"
+
+
+def _names(word: str, glossary) -> list[str]:
+    """The concepts *word* names as a whole, also as the noun of a property a name gives
+    (收敛性 is convergence, 稀疏性 sparsity: Chinese adds 性 as English adds -ity)."""
+    for whole in (word, word[:-1] if len(word) > 2 and word.endswith("性") else None):
+        if whole:
+            named = [cid for start, end, cid in glossary.spans(whole)
+                     if (start, end) == (0, len(whole))]  # fmt: skip
+            if named:
+                return named
+    return []
+
+
+def _each(pieces: list[tuple[str, list[str]]], bridges: dict) -> str:
+    """Each piece, or a concept it names: all of them."""
+    for piece, cids in pieces:
+        for cid in cids:
+            bridges.setdefault(cid, piece)
+    return " AND ".join(f"({piece} OR {' OR '.join(f'concept:{c}' for c in cids)})"
+                        for piece, cids in pieces)  # fmt: skip
+
+
+# Chinese words that join or frame the words a query is about, written together with them
+# (的, 和, 基于, 如何, 什么是), longest first. Cut at only outside the glossary's names, and
+# only where each piece keeps two characters: 总和 (a sum) and 涉及 (involve) stay whole.
+_FUNCTION_WORDS = ("什么是", "为什么", "中的", "之中", "以及", "或者", "基于", "用于", "对于",
+                   "关于", "通过", "利用", "什么", "如何", "怎么", "怎样", "哪些", "是否", "的",
+                   "和", "与", "及", "或")  # fmt: skip
+_FUNCTION_RE = re.compile("|".join(map(re.escape, _FUNCTION_WORDS)))
+
+
+def _around_function_words(word: str, glossary) -> list[str] | None:
+    """The pieces of a Chinese *word* around its function words (大模型的强化学习: 大模型,
+    强化学习); None when there is no such cut."""
+    from ..text import has_cjk
+
+    if not has_cjk(word):
+        return None
+    names = [(start, end) for start, end, _cid in glossary.spans(word)]
+    pieces, pos = [], 0
+    for m in _FUNCTION_RE.finditer(word):
+        if not any(start < m.end() and m.start() < end for start, end in names):
+            pieces.append(word[pos : m.start()])
+            pos = m.end()
+    pieces = [p for p in (*pieces, word[pos:]) if p]
+    if pos == 0 or not pieces or any(len(p) < 2 for p in pieces):
+        return None
+    return pieces
 
 
 def _compound(word: str, glossary) -> list[tuple[str, list[str]]] | None:
