@@ -13,17 +13,16 @@
 
     muon -adam  muon +adam      -word excludes, +word requires (as in web search)
 
-Pasted text is text: a title pasted as it is finds its paper. Common words (of, with,
-the, …) are not indexed and are left out, and so are the words a question or a comparison
-asks with (what, how, vs); a possessive is its word (``LLM's``). ``?``, ``!``, ``&``,
-commas, signs (``√``, a lone ``+``), Chinese brackets, a hyphen right after a parenthesis
+Pasted text is text: a title pasted as it is finds its paper. Common words (of, with, the,
+…) are not indexed and are left out, and so are the words a question or a comparison asks
+with (what, how, vs); a possessive is its word (``LLM's``). ``?``, ``!``, ``&``, commas,
+signs (``√``, a lone ``+``), Chinese brackets, a hyphen right after a parenthesis
 (``(L0,L1)-smooth``) and a colon after a word that is not a field name (``RRNCO:
 Towards…``) are punctuation, not syntax; so is a lone dash. After a field's name and a
 space (``title: muon``, a pasted ``Abstract: We propose…``) the next word is the field's
-value. A pasted link, DOI or arXiv
-id (``arXiv:2401.12345``) is text, LaTeX is read as a record's is (``$\\mu$P`` is ``μP``),
-``*emphasis*`` is its word, and the ``(untitled)`` flag of a derived label is ours and left
-out.
+value. A pasted link, DOI or arXiv id (``arXiv:2401.12345``) is text, LaTeX is read as a
+record's is (``$\\mu$P`` is ``μP``), ``*emphasis*`` is its word, and the ``(untitled)``
+flag of a derived label is ours and left out.
 
 Whoosh accepts almost any string and quietly drops what it cannot parse. A search tool
 should instead say what is wrong, so obvious mistakes (unbalanced quotes, unpaired
