@@ -185,9 +185,11 @@ def test_judged_recall_and_precision_do_not_fall(index):
     in passing (the taxonomy's ``passing``) raised Chinese recall from 0.87 to 0.91 and
     cost Chinese precision 0.86 -> 0.84: the Adam baselines that "Adam" finds literally.
     Bare 推理 bridging to reasoning, and math reasoning being a kind of reasoning, raised
-    Chinese recall to 0.92 (163 -> 166 of 180) and English recall to 0.94 (168 -> 169)."""
+    Chinese recall to 0.92 (163 -> 166 of 180) and English recall to 0.94 (168 -> 169);
+    convergence theory being a kind of convergence (an oracle complexity is a rate) raised
+    them to 167 and 170."""
     judged = yaml.safe_load((TEST_DATA / "judged.yaml").read_text("utf-8"))["concepts"]
-    for language, recall_floor, precision_floor in (("en", 0.93, 0.85), ("zh", 0.92, 0.84)):
+    for language, recall_floor, precision_floor in (("en", 0.94, 0.85), ("zh", 0.92, 0.84)):
         found = relevant = retrieved = 0
         for concept in judged:
             got = ids(search(index, concept[language]))
@@ -302,7 +304,9 @@ def test_a_topic_named_in_passing_is_no_tag_but_the_bridge_still_finds_it(index)
      ("bilevel optimization", "iclr2026-binomgbml", "meta-gradient"),  # the hypergradient
      ("组合优化", "iclr2026-constraint-matters-multi-modal-representation", "MILP"),
      ("量化", "iclr2026-qzo", "quantization"),
-     ("reasoning", "iclr2026-mass", "MATH-500")],  # math reasoning is reasoning
+     ("reasoning", "iclr2026-mass", "MATH-500"),  # math reasoning is reasoning
+     ("收敛", "iclr2026-faster-gradient-methods-highly-smooth", "SFO 复杂度"),  # a rate
+     ("convergence", "iclr2026-faster-gradient-methods-highly-smooth", "SFO 复杂度")],
 )  # fmt: skip
 def test_a_kind_of_a_concept_is_found_through_it(index, query, paper, through):
     hits = {h.id: h for h in search(index, query)}
