@@ -10,6 +10,7 @@ and a snippet showing why it matched.
     parallel.py    Whoosh's two indexing processes, safe to interrupt
     vocabulary.py  the words of the library, for "Did you mean …?"
     querylang.py   the query language: checks, year ranges, tag aliases
+    bridge.py      the glossary's bridge in a query; Chinese words run together, cut
     query.py       search, similar papers, listing, counts, selection for export
     snippets.py    why a paper matched: passages with the matched words marked
 """

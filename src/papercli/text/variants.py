@@ -111,6 +111,15 @@ def normalize_with_origins(text: str) -> tuple[str, list[int]]:
 
 
 @lru_cache(maxsize=65536)
+def american_as_typed(word: str) -> str:
+    """A query's *word* spelt the American way (optimisation → optimization); as typed
+    otherwise (LLM keeps its capitals: an abbreviation matches as written)."""
+    if not (word.isascii() and word.isalpha()):
+        return word
+    spelt = american(word.lower())
+    return word if spelt == word.lower() else spelt
+
+
 def american(word: str) -> str:
     """The American spelling of a lower-case English *word* (itself when it has none)."""
     from breame.spelling import BRITISH_ENGLISH_SPELLINGS

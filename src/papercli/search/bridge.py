@@ -1,0 +1,170 @@
+"""The glossary's bridge in a query: which of its words name a concept, and how a Chinese
+word run together with others is cut.
+
+In: the query's plain words as ``querylang.rewrite`` leaves them (the common words it left
+out noted as gaps), and the compiled glossary (``QueryGlossary``). Out: the words in Whoosh
+syntax, each run that names a concept as ``((its words) OR concept:id)``, and *bridges*
+(concept id -> the query's words that named it) for the snippets' arrows.
+
+A name is read with the common words left out of the query (mixture of experts). Chinese
+runs its words together: a word made of names (大模型微调), or of words around the particles
+and question words run into them (大模型的强化学习, 如何微调大模型), is the phrase as
+written or its pieces each, and the noun of a property is its name's (收敛性 is 收敛).
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def bridge(
+    out: list[str], bridgeable: set[int], glossary, bridges: dict, gaps: dict[int, list[str]]
+) -> list[str]:
+    """Each run of plain words that names a concept (``federated learning``, ``联邦学习``,
+    ``LLMs``) becomes ``((federated AND learning) OR concept:federated-learning)``. A name
+    is read with the common words left out of the query (*gaps*: position -> those words
+    before it), so ``mixture of experts`` and ``edge of stability`` name theirs."""
+    result, i = [], 0
+    while i < len(out):
+        if i not in bridgeable:
+            result.append(out[i])
+            i += 1
+            continue
+        j = i
+        while j in bridgeable:
+            j += 1
+        result += _bridge_run(out[i:j], glossary, bridges, [gaps.get(k, []) for k in range(i, j)])
+        i = j
+    return result
+
+
+def _bridge_run(words: list[str], glossary, bridges: dict, gaps: list[list[str]]) -> list[str]:
+    from ..text.variants import american_as_typed, normalize
+
+    words = [normalize(w) for w in words]  # (聯邦學習, ＧＲＰＯ: as indexed)
+    spelt = [american_as_typed(w) for w in words]
+    between = [[], *gaps[1:]]  # the common words left out between two of *words*
+    starts, ends, parts, pos = [], {}, [], 0
+    for k, w in enumerate(spelt):
+        parts += between[k]
+        pos += sum(len(g) + 1 for g in between[k])
+        starts.append(pos)
+        ends[pos + len(w)] = k
+        parts.append(w)
+        pos += len(w) + 1
+    text = " ".join(parts)
+    covers: dict[tuple[int, int], list[str]] = {}  # (first word, last word + 1) -> concepts
+    for start, end, cid in glossary.spans(text):
+        if start in starts and end in ends:  # (whole words of the query, first and last)
+            covers.setdefault((starts.index(start), ends[end] + 1), []).append(cid)
+
+    def named(first: int, last: int) -> str:  # the words that name it, as typed
+        inner = [[*(between[k] if k > first else []), words[k]] for k in range(first, last)]
+        return " ".join(w for group in inner for w in group)
+
+    out, i = [], 0
+    while i < len(words):
+        spans = sorted((span for span in covers if span[0] == i), key=lambda s: -s[1])
+        if not spans:
+            out.append(_unnamed(words[i], glossary, bridges))
+            i += 1
+            continue
+        span = spans[0]
+        literal = " AND ".join(words[span[0] : span[1]])
+        literal = f"({literal})" if span[1] - span[0] > 1 else literal
+        for cid in covers[span]:
+            bridges.setdefault(cid, named(*span))
+        concepts = " OR ".join(f"concept:{cid}" for cid in dict.fromkeys(covers[span]))
+        out.append(f"({literal} OR {concepts})")
+        i = span[1]
+    return out
+
+
+def _unnamed(word: str, glossary, bridges: dict) -> str:
+    """A word that is no name as a whole. Chinese is written without spaces: names written
+    together (大模型微调) bridge each, and so do the words around the function words that
+    join or frame them (大模型的强化学习, 如何微调大模型, 什么是Muon): the word as written,
+    or its pieces each."""
+    cut = _around_function_words(word, glossary) or [word]
+    parts = []
+    for piece in cut:
+        named = _names(piece, glossary)
+        inner = [(piece, named)] if named else _compound(piece, glossary)
+        parts.append(f"({piece} OR ({_each(inner, bridges)}))" if inner else piece)
+    if len(cut) == 1:
+        return parts[0]
+    return f"({word} OR ({' AND '.join(parts)}))"
+
+
+def _names(word: str, glossary) -> list[str]:
+    """The concepts *word* names as a whole, also as the noun of a property a name gives
+    (收敛性 is convergence, 稀疏性 sparsity: Chinese adds 性 as English adds -ity)."""
+    for whole in (word, word[:-1] if len(word) > 2 and word.endswith("性") else None):
+        if whole:
+            named = [cid for start, end, cid in glossary.spans(whole)
+                     if (start, end) == (0, len(whole))]  # fmt: skip
+            if named:
+                return named
+    return []
+
+
+def _each(pieces: list[tuple[str, list[str]]], bridges: dict) -> str:
+    """Each piece, or a concept it names: all of them."""
+    for piece, cids in pieces:
+        for cid in cids:
+            bridges.setdefault(cid, piece)
+    return " AND ".join(f"({piece} OR {' OR '.join(f'concept:{c}' for c in cids)})"
+                        for piece, cids in pieces)  # fmt: skip
+
+
+# Chinese words that join or frame the words a query is about, written together with them
+# (的, 和, 基于, 如何, 什么是), longest first. Cut at only outside the glossary's names, and
+# only where each piece keeps two characters: 总和 (a sum) and 涉及 (involve) stay whole.
+_FUNCTION_WORDS = ("什么是", "为什么", "中的", "之中", "以及", "或者", "基于", "用于", "对于",
+                   "关于", "通过", "利用", "什么", "如何", "怎么", "怎样", "哪些", "是否", "的",
+                   "和", "与", "及", "或")  # fmt: skip
+_FUNCTION_RE = re.compile("|".join(map(re.escape, _FUNCTION_WORDS)))
+
+
+def _around_function_words(word: str, glossary) -> list[str] | None:
+    """The pieces of a Chinese *word* around its function words (大模型的强化学习: 大模型,
+    强化学习); None when there is no such cut."""
+    from ..text import has_cjk
+
+    if not has_cjk(word):
+        return None
+    names = [(start, end) for start, end, _cid in glossary.spans(word)]
+    pieces, pos = [], 0
+    for m in _FUNCTION_RE.finditer(word):
+        if not any(start < m.end() and m.start() < end for start, end in names):
+            pieces.append(word[pos : m.start()])
+            pos = m.end()
+    pieces = [p for p in (*pieces, word[pos:]) if p]
+    if pos == 0 or not pieces or any(len(p) < 2 for p in pieces):
+        return None
+    return pieces
+
+
+def _compound(word: str, glossary) -> list[tuple[str, list[str]]] | None:
+    """A Chinese word that is two or more of the glossary's names written together, as
+    Chinese is, without a space (大模型微调: 大模型 and 微调, 量化大模型), as its pieces with
+    the concepts each names; None for any other word. Split where the names are longest."""
+    from ..text import has_cjk
+
+    if len(word) < 3 or not has_cjk(word):
+        return None
+    names: dict[int, dict[int, list[str]]] = {}  # start -> end -> concepts
+    for start, end, cid in glossary.spans(word):
+        names.setdefault(start, {}).setdefault(end, []).append(cid)
+
+    def split(pos: int) -> list[tuple[str, list[str]]] | None:
+        if pos == len(word):
+            return []
+        for end in sorted(names.get(pos, ()), reverse=True):
+            rest = split(end)
+            if rest is not None:
+                return [(word[pos:end], names[pos][end]), *rest]
+        return None
+
+    pieces = split(0)
+    return pieces if pieces and len(pieces) > 1 else None
