@@ -338,6 +338,15 @@ def test_a_concept_the_taxonomy_names_in_both_languages_bridges_both_ways(
     assert papers <= ids(search(index, english))  # (and papers with its words apart)
 
 
+def test_a_name_that_starts_with_a_common_word_bridges(index):
+    """The word "in" is left out of a query, so "in context learning" named no concept:
+    it found CoLD-Steer, which has the three words, and not ICPO, whose In-Context Policy
+    Optimization the concept finds."""
+    assert ids(search(index, "in context learning")) == ids(search(index, "in-context learning"))
+    assert ids(search(index, "in context learning")) == {"iclr2026-cold-steer", "iclr2026-icpo"}
+    assert ids(search(index, "zero-order optimization")) == ids(search(index, "零阶优化"))
+
+
 @pytest.mark.parametrize("typed", ["chain of thought", "Chain-of-Thought", "思维链", "CoT"])
 def test_a_name_with_a_common_word_in_it_bridges(index, typed):
     """The word "of" is too common to be searched, but it is part of a name: "chain of thought"

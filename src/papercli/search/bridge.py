@@ -42,25 +42,31 @@ def _bridge_run(words: list[str], glossary, bridges: dict, gaps: list[list[str]]
     from ..text.variants import american_as_typed, normalize
 
     words = [normalize(w) for w in words]  # (聯邦學習, ＧＲＰＯ: as indexed)
-    spelt = [american_as_typed(w) for w in words]
-    between = [[], *gaps[1:]]  # the common words left out between two of *words*
-    starts, ends, parts, pos = [], {}, [], 0
-    for k, w in enumerate(spelt):
-        parts += between[k]
-        pos += sum(len(g) + 1 for g in between[k])
-        starts.append(pos)
-        ends[pos + len(w)] = k
-        parts.append(w)
-        pos += len(w) + 1
-    text = " ".join(parts)
+    # The words, each after the common words left out before it (``in context learning``,
+    # ``mixture of experts``), as matched (American spelling) and as typed; where each
+    # piece starts in the text matched, and which of *words* it is, or comes before.
+    matched, typed, where, owner = [], [], [], []
+    for k, word in enumerate(words):
+        for piece, spelt in [*((gap, gap) for gap in gaps[k]), (word, american_as_typed(word))]:
+            where.append(sum(len(p) + 1 for p in matched))
+            matched.append(spelt)
+            typed.append(piece)
+            owner.append(k)
+    text = " ".join(matched)
+    first_at = dict(zip(where, owner, strict=True))  # a name may start at any piece
+    last_at = {
+        where[n] + len(matched[n]): owner[n]
+        for n in range(len(matched))
+        if n + 1 == len(matched) or owner[n + 1] != owner[n]
+    }  # (and end at a word)
     covers: dict[tuple[int, int], list[str]] = {}  # (first word, last word + 1) -> concepts
+    named: dict[tuple[int, int], str] = {}  # the same -> the words that name it, as typed
     for start, end, cid in glossary.spans(text):
-        if start in starts and end in ends:  # (whole words of the query, first and last)
-            covers.setdefault((starts.index(start), ends[end] + 1), []).append(cid)
-
-    def named(first: int, last: int) -> str:  # the words that name it, as typed
-        inner = [[*(between[k] if k > first else []), words[k]] for k in range(first, last)]
-        return " ".join(w for group in inner for w in group)
+        if start in first_at and end in last_at and first_at[start] <= last_at[end]:
+            span = (first_at[start], last_at[end] + 1)
+            covers.setdefault(span, []).append(cid)
+            inside = [t for t, at in zip(typed, where, strict=True) if start <= at < end]
+            named.setdefault(span, " ".join(inside))
 
     out, i = [], 0
     while i < len(words):
@@ -73,7 +79,7 @@ def _bridge_run(words: list[str], glossary, bridges: dict, gaps: list[list[str]]
         literal = " AND ".join(words[span[0] : span[1]])
         literal = f"({literal})" if span[1] - span[0] > 1 else literal
         for cid in covers[span]:
-            bridges.setdefault(cid, named(*span))
+            bridges.setdefault(cid, named[span])
         concepts = " OR ".join(f"concept:{cid}" for cid in dict.fromkeys(covers[span]))
         out.append(f"({literal} OR {concepts})")
         i = span[1]
