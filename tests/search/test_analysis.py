@@ -48,3 +48,23 @@ def test_positions_stay_consecutive_across_scripts():
     analyzer = bilingual_analyzer()
     toks = [(t.text, t.pos) for t in analyzer("提出 FedDAG 聚类联邦", positions=True, mode="query")]
     assert toks == [("提出", 0), ("feddag", 1), ("聚类", 2), ("类联", 3), ("联邦", 4)]
+
+
+def test_a_hyphenated_word_is_indexed_as_one_word_too_at_its_last_parts_place():
+    """multi-modal is multi, modal and multimodal: "multimodal" finds it, and a phrase
+    through it still runs. An identifier with a dot (Qwen2.5-Math-7B) is left alone, and
+    a query is analysed as typed (querylang asks for both spellings)."""
+    from papercli.search.analysis import bilingual_analyzer
+
+    def indexed(text):
+        return [(t.text, t.pos) for t in bilingual_analyzer()(text, positions=True)]
+
+    assert indexed("multi-modal learning") == [("multi", 0), ("modal", 1), ("multimod", 1),
+                                               ("learn", 2)]  # fmt: skip
+    assert indexed("state-of-the-art, GPT-4") == [("state", 0), ("art", 1),
+                                                  ("stateoftheart", 1), ("gpt", 2), ("4", 3),
+                                                  ("gpt4", 3)]  # fmt: skip
+    assert indexed("在Multi-Modal上") == [("在", 0), ("multi", 1), ("modal", 2),
+                                          ("multimod", 2), ("上", 3)]  # fmt: skip
+    assert indexed("Qwen2.5-Math-7B") == [("qwen2", 0), ("5", 1), ("math", 2), ("7b", 3)]
+    assert tokens("multi-modal", mode="query") == ["multi", "modal"]

@@ -43,6 +43,9 @@ def resolve(name):
         ("what is muon?", "muon"),  # a question's words are not what it looks for
         ("LLM's reasoning", "LLM reasoning"),  # a possessive is the word ("LLM s" found
         ("GRPO’s", "GRPO"),  # only the papers that write "LLM's")
+        ("multi-modal", "(multi-modal OR multimodal)"),  # a hyphenated word: both spellings
+        ("-non-convex muon", "NOT (non-convex OR nonconvex) muon"),
+        ("Qwen2.5-Math-7B", "Qwen2.5-Math-7B"),  # (an identifier with a dot: as written)
     ],
 )
 def test_rewrite(text, expected):

@@ -89,7 +89,8 @@ def search(
     Towards…) are punctuation. A pasted paper id lists that paper first,
     and so does a pasted link, DOI or arXiv id of a paper (1412.6980, doi:10.…).
     Chinese is matched as written, also inside longer text or glued to English
-    (联邦学习, GRPO风格); English words match their other forms (optimizer, optimizers).
+    (联邦学习, GRPO风格); English words match their other forms (optimizer, optimizers;
+    multi-modal, multimodal).
     author: matches the authors of papers imported from BibTeX or filled in by
     papers enrich (author:turing).
 

@@ -1,7 +1,7 @@
 """The bilingual analyzer: English and Chinese in one field, composed in Whoosh's idiom.
 
     NormalizingTokenizer(script runs) | LowercaseFilter() | StopFilter(minsize=1)
-        | CJKBigramFilter() | StemFilter(stem_latin)
+        | HyphenJoinFilter() | CJKBigramFilter() | StemFilter(stem_latin)
 
 - The text is first given one spelling (``text.variants``): full-width letters as ASCII
   (``ＧＲＰＯ`` is ``GRPO``), Traditional Chinese as Simplified (``聯邦學習`` is ``联邦学习``),
@@ -14,6 +14,9 @@
   ``∇`` is a token of its own; ``Πnet`` is one token (``pinet``: Greek letters are
   spelt by name). Punctuation (full-width too),
   emoji and ``¶`` never become tokens.
+- A hyphenated word is also indexed as one (``multi-modal`` as ``multimodal`` too, at the
+  place of its last part), so ``multimodal``, ``GPT4`` and ``nonconvex`` find the texts
+  that hyphenate them; a hyphenated query word asks for both spellings.
 - Chinese runs become overlapping bigrams, as in Lucene's CJK analyzer: ``联邦学习框架`` →
   ``联邦 邦学 学习 习框 框架``. A Chinese query word becomes the phrase of its bigrams, so
   ``联邦学习`` matches exactly the texts that contain it.
@@ -32,7 +35,7 @@ import re
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.lang.porter2 import stem
 
-from ..text import CJK_CLASS, CJK_RE, STOP_WORDS
+from ..text import CJK_CLASS, CJK_RE, HYPHENATED_RE, STOP_WORDS
 from ..text.variants import american, normalize
 
 # A Chinese/Japanese/Korean run, the nabla sign, or a run of other word characters.
@@ -86,10 +89,42 @@ def stem_latin(word: str) -> str:
 
 class NormalizingTokenizer(RegexTokenizer):
     """``RegexTokenizer`` over the text in one spelling (``text.variants.normalize``).
-    Character offsets refer to that text; nothing here highlights by them."""
+    Character offsets refer to that text; nothing here highlights by them. When indexing,
+    the last part of a hyphenated word carries the word (``joined``) for
+    ``HyphenJoinFilter``."""
 
-    def __call__(self, value, **kwargs):
-        return super().__call__(normalize(value), **kwargs)
+    def __call__(self, value, chars=False, mode="", start_char=0, **kwargs):
+        text = normalize(value)
+        if mode == "query" or "-" not in text:
+            yield from super().__call__(text, chars=chars, mode=mode, start_char=start_char,
+                                        **kwargs)  # fmt: skip
+            return
+        ends = {m.end(): m.group() for m in HYPHENATED_RE.finditer(text)}
+        for t in super().__call__(text, chars=True, mode=mode, start_char=start_char, **kwargs):
+            t.joined = ends.get(t.endchar - start_char)
+            yield t
+
+
+class HyphenJoinFilter(Filter):
+    """After the last part of a hyphenated word (``multi-modal``), the word written as one
+    (``multimodal``) at the same position: a query for either spelling finds both, and a
+    phrase through it still runs (``multimodal learning``). Queries are left alone:
+    ``querylang`` asks for both spellings of a hyphenated query word."""
+
+    def __eq__(self, other):
+        return other is not None and self.__class__ is other.__class__
+
+    def __call__(self, tokens):
+        for t in tokens:
+            joined = getattr(t, "joined", None)
+            pos = t.pos if t.positions else None
+            yield t
+            if joined:
+                t.joined = None
+                t.text = joined.replace("-", "").lower()
+                if pos is not None:
+                    t.pos = pos  # (a filter after this one may have moved it)
+                yield t
 
 
 class CJKBigramFilter(Filter):
@@ -139,6 +174,7 @@ def bilingual_analyzer():
         NormalizingTokenizer(TOKEN_RE)
         | LowercaseFilter()
         | StopFilter(stoplist=STOP_WORDS, minsize=1)  # renumbers positions: before bigrams
+        | HyphenJoinFilter()  # (after the renumbering: the word shares its last part's place)
         | CJKBigramFilter()
         | StemFilter(stemfn=stem_latin)
     )

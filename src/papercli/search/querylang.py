@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 
 from ..errors import UsageError
-from ..text import STOP_WORDS, UNTITLED, UNTITLED_NOTE, strip_controls
+from ..text import HYPHENATED_RE, STOP_WORDS, UNTITLED, UNTITLED_NOTE, strip_controls
 
 TEXT_FIELDS = ("title", "name", "author", "keyword", "tag", "abstract", "summary")
 FIELDS = (*TEXT_FIELDS, "venue", "year", "category")
@@ -240,7 +240,16 @@ def rewrite(
         from .bridge import bridge
 
         out = bridge(out, bridgeable, glossary, {} if bridges is None else bridges, gaps)
-    return " ".join(out)
+    return " ".join(_both_spellings(tok) for tok in out)
+
+
+def _both_spellings(tok: str) -> str:
+    """A hyphenated word asks for its parts and for the word written as one (``multi-modal``
+    finds "multimodal", and the index holds "multi-modal" as both: ``analysis``)."""
+    sign, word = ("NOT ", tok[4:]) if tok.startswith("NOT ") else ("", tok)
+    if "-" not in word or not HYPHENATED_RE.fullmatch(word):
+        return tok
+    return f"{sign}({word} OR {word.replace('-', '')})"
 
 
 def _read_latex(text: str) -> str:

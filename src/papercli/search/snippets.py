@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
-from ..text import CJK_RE, strip_controls
+from ..text import CJK_RE, HYPHENATED_RE, strip_controls
 from ..text.variants import GREEK, normalize, normalize_with_origins, traditional_chars
 from .analysis import TOKEN_RE, stem_latin
 
@@ -130,6 +130,10 @@ def _spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
                     word = word[: cut.start()]
             if _token(word) in terms:
                 spans.append((start, start + len(word)))
+            elif text.startswith("-", start + len(word)):  # multi-modal, for "multimodal"
+                joined = HYPHENATED_RE.match(text, start)
+                if joined and _token(joined.group().replace("-", "")) in terms:
+                    spans.append((start, joined.end()))
     for term in _chinese_terms(terms):
         start = text.find(term)
         while start != -1:

@@ -28,6 +28,12 @@ STOP_WORDS = frozenset(
     "via was we were with".split()
 )
 
+# A word written in hyphenated parts (multi-modal, state-of-the-art, GPT-4): two to four
+# runs of ASCII letters and digits, not part of a longer identifier (Qwen2.5-Math-7B).
+# Indexed as its parts and as one word (search.analysis); a query asks for both.
+HYPHENATED_RE = re.compile(r"(?<![A-Za-z0-9_.-])[A-Za-z0-9]+(?:-[A-Za-z0-9]+){1,3}"
+                           r"(?![A-Za-z0-9_-]|\.[A-Za-z0-9])")  # fmt: skip
+
 UNTITLED = "(untitled)"  # flags a derived label wherever one is shown (a query drops it)
 UNTITLED_NOTE = f"{UNTITLED}: label derived from the abstract"  # (papers show's form)
 _WS_RE = re.compile(r"\s+")
