@@ -90,7 +90,9 @@ def test_names_written_together_as_chinese_is_bridge_each(index, unspaced, space
                                               ("什么是Muon", "Muon"),
                                               ("基于Transformer的", "Transformer"),
                                               ("Muon优化器的收敛性", "Muon 收敛"),
-                                              ("收敛性", "收敛")])  # fmt: skip
+                                              ("收敛性", "收敛"),
+                                              ("零阶优化+大模型", "零阶优化 大模型"),
+                                              ("强化学习+大模型", "强化学习 大模型")])  # fmt: skip
 def test_the_function_words_of_a_chinese_query_join_its_words(index, typed, spaced):
     """A Chinese query is written as Chinese is, with its particles and question words
     (的, 和, 中的, 如何, 什么是) run into its words: each found nothing, as no paper writes

@@ -44,6 +44,8 @@ def resolve(name):
         ("LLM's reasoning", "LLM reasoning"),  # a possessive is the word ("LLM s" found
         ("GRPO’s", "GRPO"),  # only the papers that write "LLM's")
         ("multi-modal", "(multi-modal OR multimodal)"),  # a hyphenated word: both spellings
+        ("FL+LLM", "FL LLM"),  # a plus between words: both (联邦学习+大模型 found nothing)
+        ("C++ +muon", "C muon"),
         ("-non-convex muon", "NOT (non-convex OR nonconvex) muon"),
         ("Qwen2.5-Math-7B", "Qwen2.5-Math-7B"),  # (an identifier with a dot: as written)
     ],

@@ -62,6 +62,7 @@ _EDGE_PUNCT = "?!&,;.:'`^[]{}<>=|/\\-+‐‑‒–—―−…。，、；：！
 # Inside a word: what Whoosh would read as syntax, and Chinese brackets (数据（Generator）+:
 # Whoosh's parser cut the word at the bracket, and "+" became a word of its own).
 _INNER_SYNTAX_RE = re.compile(r"[\[\]{}^<>='（）【】「」『』]")
+_JOINING_PLUS_RE = re.compile(r"(?<=[^\W_])\+(?=[^\W_])")
 # A possessive: the word itself (LLM's reasoning is LLM reasoning; the index reads "LLM's"
 # as llm and s).
 _POSSESSIVE_RE = re.compile(r"(?<=\w)['’][sS]$")
@@ -162,6 +163,8 @@ def rewrite(
         raise UsageError(f"unbalanced quote in {quoted(text)}")
     # (a pasted escape sequence or control character reads as the index reads it: a space)
     source = strip_controls(source)
+    # A plus between two words joins them as a space would (联邦学习+大模型, FL+LLM: both)
+    source = _JOINING_PLUS_RE.sub(" ", source)
     tokens, glued = [], set()  # glued: tokens right after a parenthesis or a quote
     for m in _TOKEN_RE.finditer(source):
         if tokens and _is_label(tokens[-1]) and m.group() not in (*OPERATORS, "(", ")"):
