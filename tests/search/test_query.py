@@ -169,6 +169,8 @@ def test_a_suggestion_is_a_known_word_for_an_unknown_one_and_finds_something(ind
     from papercli.search.query import suggest
 
     assert suggest(index, "federatd?") == "federated?"  # (the word, not its punctuation)
+    # the glossary's words are candidates too: no abstract here says "reinforcement"
+    assert suggest(index, "reinforcment learning") == "reinforcement learning"
 
     assert suggest(index, "federatd zzzqqq") is None  # "federated zzzqqq" finds nothing
     assert suggest(index, "federatd", Filters(year=1999)) is None  # nor in 1999

@@ -230,7 +230,8 @@ def absent_concepts(index: PaperIndex, text: str) -> list[str]:
 
 def suggest(index: PaperIndex, text: str, filters: Filters | None = None) -> str | None:
     """*text* with each word that neither the index nor the glossary knows replaced by the
-    closest word the index knows, if that finds a paper (within *filters*).
+    closest word the library or the glossary knows, if that finds a paper (within
+    *filters*).
 
     ``federatd`` → ``federated``. Only plain words are corrected (not fields, phrases or
     Chinese). A word of the glossary's names is no typo where no paper has it: ``MoE`` is
@@ -263,8 +264,11 @@ def suggest(index: PaperIndex, text: str, filters: Filters | None = None) -> str
             )
             if known or not terms:  # (a common word is not searched: "the" is no typo of
                 continue  # "they")
-            if vocabulary is None:
-                vocabulary = Vocabulary.load(index.dir)
+            if vocabulary is None:  # (the glossary's words too: "reinforcment" is a typo
+                # of "reinforcement", which a library may hold only in a tag; after the
+                # library's own words, which come first)
+                vocabulary = Vocabulary({**dict.fromkeys(names, 0),
+                                         **Vocabulary.load(index.dir).counts})  # fmt: skip
             distance = 1 if len(word) <= 5 else 2  # "red" is not a typo of "and"
             option = vocabulary.suggest(word.lower(), distance)
             if option:
