@@ -89,6 +89,15 @@ def test_nothing_found_exits_1_with_a_message(run):
     assert result.stderr == "papers: no paper to list (filters: tag muon, year 1999)\n"
 
 
+def test_nothing_found_names_the_word_to_leave_out(run):
+    result = run("search", "how to reduce communication in distributed training")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        "papers: no paper matches 'how to reduce communication in distributed training'; "
+        "without 'reduce', 2 papers match: papers search communication distributed training\n"
+    )
+
+
 @pytest.mark.parametrize("query", ["MoE", "mixture of experts", "混合专家", "MoE muon"])
 def test_a_concept_no_paper_speaks_of_is_named_and_not_corrected(run, query):
     """The glossary knows MoE; no bundled paper speaks of it. That is the answer, not

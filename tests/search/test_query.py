@@ -180,6 +180,17 @@ def test_a_suggestion_is_a_known_word_for_an_unknown_one_and_finds_something(ind
     assert suggest(index, "MoE muon") is None
 
 
+def test_the_word_no_paper_has_with_the_others_is_named(index):
+    """A question typed as a sentence: no paper says "reduce" with the other words."""
+    from papercli.search.query import without_one
+
+    text = "how to reduce communication in distributed training"
+    assert without_one(index, text) == ("reduce", "communication distributed training", 2)
+    assert without_one(index, text, Filters(year=1999)) is None  # (nothing even without it)
+    assert without_one(index, "muon zzqq") is None  # (two words: the other is the query)
+    assert without_one(index, '"muon adam" zzqq sgd') is None  # (a phrase: as asked)
+
+
 def test_similar_papers_share_key_terms_across_languages(index):
     from papercli.search.query import similar
 

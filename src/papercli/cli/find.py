@@ -121,6 +121,10 @@ def search(
         why = f": no paper here speaks of {' or '.join(absent)}" if absent else ""
         better = q.suggest(index, text, filters)
         hint = f". Did you mean: {better.rstrip('?')}?" if better and len(better) <= SHOWN else ""
+        partial = None if hint or absent else q.without_one(index, text, filters)
+        if partial and len(partial[1]) <= SHOWN:
+            word, rest, n = partial
+            hint = f"; without {word!r}, {n} paper{'s' * (n != 1)} match: papers search {rest}"
         raise session.nothing(f"no paper matches {quoted(text)}{why}{hint}", filters)
 
 

@@ -283,6 +283,44 @@ def suggest(index: PaperIndex, text: str, filters: Filters | None = None) -> str
         return None
 
 
+def without_one(
+    index: PaperIndex, text: str, filters: Filters | None = None
+) -> tuple[str, str, int] | None:
+    """When no paper has every word of *text*: the word to leave out, the words left and
+    how many papers they match (within *filters*), leaving out the word whose absence
+    matches the fewest papers but some ("how to reduce communication in distributed
+    training": no paper says "reduce"). Only for words searched as words (no phrases,
+    fields or operators), three or more of them; None when no one word is to blame."""
+    from .querylang import ASKING_WORDS, OPERATORS, STOP_WORDS
+
+    if any(c in text for c in '"():') or OPERATORS.intersection(text.split()):
+        return None
+    words = [w for w in text.split() if w[:1] not in "+-"
+             and w.strip("?!.,;").lower() not in STOP_WORDS | ASKING_WORDS]  # fmt: skip
+    if len(words) < 3:
+        return None
+    extra = _filter_query(filters or Filters())
+    best = None
+    with index.searcher() as searcher:
+        for i, word in enumerate(words):
+            rest = " ".join(words[:i] + words[i + 1 :])
+            try:
+                q = parse_query(index, rest)
+            except UsageError:
+                continue
+            q = q if extra is None else _and(q, extra)
+            n = sum(1 for _ in searcher.docs_for_query(q))
+            if n and (best is None or n < best[2]):
+                best = (word, rest, n)
+    return best
+
+
+def _and(q, extra):
+    from whoosh import query
+
+    return query.And([q, extra])
+
+
 def similar(index: PaperIndex, rid: str, limit: int = 10) -> tuple[Hit, list[Hit]]:
     """The papers closest to one paper: its key terms, in English and Chinese, as a query."""
     from whoosh import query
