@@ -189,6 +189,7 @@ def test_the_word_no_paper_has_with_the_others_is_named(index):
     assert without_one(index, text, Filters(year=1999)) is None  # (nothing even without it)
     assert without_one(index, "muon zzqq") is None  # (two words: the other is the query)
     assert without_one(index, '"muon adam" zzqq sgd') is None  # (a phrase: as asked)
+    assert without_one(index, "muon optimizer zzqq -adam") == ("zzqq", "muon optimizer -adam", 2)
 
 
 def test_similar_papers_share_key_terms_across_languages(index):

@@ -290,28 +290,40 @@ def without_one(
     how many papers they match (within *filters*), leaving out the word whose absence
     matches the fewest papers but some ("how to reduce communication in distributed
     training": no paper says "reduce"). Only for words searched as words (no phrases,
-    fields or operators), three or more of them; None when no one word is to blame."""
+    fields or operators), three to eight of them; None when no one word is to blame."""
     from .querylang import ASKING_WORDS, OPERATORS, STOP_WORDS
 
     if any(c in text for c in '"():') or OPERATORS.intersection(text.split()):
         return None
-    words = [w for w in text.split() if w[:1] not in "+-"
+    signed = [w for w in text.split() if w[:1] in "+-"]  # (-adam: kept, never left out)
+    words = [w for w in text.split() if w not in signed
              and w.strip("?!.,;").lower() not in STOP_WORDS | ASKING_WORDS]  # fmt: skip
-    if len(words) < 3:
+    if not 3 <= len(words) <= 8:  # (a pasted passage would take a search a word)
         return None
     extra = _filter_query(filters or Filters())
+
+    def found(words_left: list[str]):  # (the papers they match, lazily; None if unparsable)
+        try:
+            q = parse_query(index, " ".join(words_left))
+        except UsageError:
+            return None
+        return searcher.docs_for_query(q if extra is None else _and(q, extra))
+
     best = None
     with index.searcher() as searcher:
-        for i, word in enumerate(words):
-            rest = " ".join(words[:i] + words[i + 1 :])
-            try:
-                q = parse_query(index, rest)
-            except UsageError:
+        # A word that finds nothing alone is the only one worth leaving out (two such: no
+        # one word is to blame); the first match tells, and spares intersecting the rest.
+        nowhere = [w for w in words if next(iter(found([w]) or ()), None) is None]
+        if len(nowhere) > 1:
+            return None
+        for word in nowhere or words:
+            rest = [w for w in words if w != word] + signed
+            docs = iter(found(rest) or ())
+            if next(docs, None) is None:
                 continue
-            q = q if extra is None else _and(q, extra)
-            n = sum(1 for _ in searcher.docs_for_query(q))
-            if n and (best is None or n < best[2]):
-                best = (word, rest, n)
+            n = 1 + sum(1 for _ in docs)
+            if best is None or n < best[2]:
+                best = (word, " ".join(rest), n)
     return best
 
 
