@@ -89,6 +89,25 @@ def test_nothing_found_exits_1_with_a_message(run):
     assert result.stderr == "papers: no paper to list (filters: tag muon, year 1999)\n"
 
 
+def test_a_minus_word_typed_unquoted_excludes_as_the_help_says(run):
+    """`papers search muon -adam`, as typed in web search: Click read -adam as options
+    (-a -d -a -m: "No such option: -a", exit 2), and -noise as -n with the value "oise"."""
+    quoted = run("search", "muon -adam", "--ids")
+    assert quoted.exit_code == 0 and quoted.stdout
+    for args in (
+        ["muon", "-adam", "--ids"],
+        ["-adam", "--ids", "muon"],
+        ["muon", "--limit", "9", "-adam", "--ids"],
+        ["muon", "-n9", "-adam", "--ids"],
+    ):
+        result = run("search", *args)
+        assert (result.exit_code, result.stdout, result.stderr) == (0, quoted.stdout, ""), args
+    noise = run("search", "muon", "-noise", "--ids")
+    assert noise.exit_code == 0 and noise.stdout == run("search", "muon -noise", "--ids").stdout
+    shown = run("search", "muon", "-h")  # (-h is help still)
+    assert shown.exit_code == 0 and "papers search [OPTIONS]" in shown.stdout
+
+
 def test_nothing_found_names_the_word_to_leave_out(run):
     result = run("search", "how to reduce communication in distributed training")
     assert (result.exit_code, result.stdout) == (1, "")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from typer.core import TyperGroup, TyperOption
+from typer.core import TyperCommand, TyperGroup, TyperOption
 
 from .. import __version__
 from ..errors import (
@@ -361,7 +361,7 @@ def help_text(doc: str | None, rich: bool | None = None) -> str:
     return "\n\n".join(out)
 
 
-def command(name: str | None = None, *, short_help: str, index: bool = True):
+def command(name: str | None = None, *, short_help: str, index: bool = True, cls=None):
     """Register a command, its help made from its docstring (see ``help_text``). A command
     that may read the *index* imports Whoosh lean (``lean_whoosh``) when it starts: its
     ``--help`` does not import Whoosh at all, and library code never plants modules."""
@@ -375,10 +375,46 @@ def command(name: str | None = None, *, short_help: str, index: bool = True):
                 lean_whoosh.load()
                 return func(*args, **kwargs)
 
-        app.command(name, short_help=short_help, help=help_text(func.__doc__))(run)
+        app.command(name, short_help=short_help, help=help_text(func.__doc__), cls=cls)(run)
         return func
 
     return register
+
+
+class QueryCommand(TyperCommand):
+    """A command whose words are a query: a ``-word`` among them excludes a word, as in web
+    search (``papers search muon -adam``), rather than being read as options (Click read
+    ``-adam`` as ``-a -d -a -m``: "No such option: -a"; ``-noise`` as ``-n oise``)."""
+
+    def parse_args(self, ctx, args: list[str]) -> list[str]:
+        params = [*self.params, *filter(None, [self.get_help_option(ctx)])]
+        return super().parse_args(ctx, _words_after_options(params, args))
+
+
+def _words_after_options(params, args: list[str]) -> list[str]:
+    """*args* with the options first and the words, in their order, after ``--``, when a
+    word starts with a dash; as they are otherwise. Options are the command's own (and
+    their values, -h among them) and anything starting with ``--``."""
+    names = {o for p in params for o in (*p.opts, *p.secondary_opts)}
+    valued = {o for p in params if p.param_type_name == "option" and not p.is_flag
+              and not p.count for o in p.opts}  # fmt: skip
+    options, words, rest = [], [], iter(args)
+    for arg in rest:
+        if arg == "--":
+            words += rest
+            break
+        name = arg.split("=", 1)[0]
+        if name in names or arg.startswith("--"):
+            options.append(arg)
+            if name in valued and "=" not in arg and (value := next(rest, None)) is not None:
+                options.append(value)  # (its value, even one starting with a dash)
+        elif arg[:2] in valued and arg[2:].isdigit():  # -n5
+            options.append(arg)
+        else:
+            words.append(arg)
+    if not any(w.startswith("-") and len(w) > 1 for w in words):
+        return args
+    return [*options, "--", *words]
 
 
 def _version(value: bool) -> None:

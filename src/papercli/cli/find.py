@@ -9,7 +9,17 @@ from typing import Annotated
 
 import typer
 
-from .app import IdsOpt, JsonOpt, PaperArg, Session, TagOpt, VenueOpt, YearOpt, command
+from .app import (
+    IdsOpt,
+    JsonOpt,
+    PaperArg,
+    QueryCommand,
+    Session,
+    TagOpt,
+    VenueOpt,
+    YearOpt,
+    command,
+)
 
 LimitOpt = Annotated[int | None, typer.Option("--limit", "-n", min=1, help="Show the best N.")]
 
@@ -37,7 +47,7 @@ def print_listing(session: Session, hits, shown: int | None, scores: bool, json:
     return len(hits)
 
 
-@command(short_help="Search papers, best first, showing why each matched.")
+@command(short_help="Search papers, best first, showing why each matched.", cls=QueryCommand)
 def search(
     ctx: typer.Context,
     query: Annotated[
