@@ -106,6 +106,9 @@ def test_a_minus_word_typed_unquoted_excludes_as_the_help_says(run):
     assert noise.exit_code == 0 and noise.stdout == run("search", "muon -noise", "--ids").stdout
     shown = run("search", "muon", "-h")  # (-h is help still)
     assert shown.exit_code == 0 and "papers search [OPTIONS]" in shown.stdout
+    exported = run("export", "muon", "-adam", "-f", "bibtex")  # (export takes a query too)
+    assert exported.exit_code == 0
+    assert exported.stdout == run("export", "muon -adam", "-f", "bibtex").stdout
 
 
 def test_nothing_found_names_the_word_to_leave_out(run):

@@ -6,12 +6,12 @@ from typing import Annotated
 import typer
 
 from ..errors import UsageError
-from .app import Session, TagOpt, VenueOpt, YearOpt, command
+from .app import QueryCommand, Session, TagOpt, VenueOpt, YearOpt, command
 
 FORMAT_NAMES = "markdown|bibtex|biblatex|csl-json|json|yaml"
 
 
-@command(short_help="Export as Markdown, BibTeX, CSL-JSON, JSON or YAML.")
+@command(short_help="Export as Markdown, BibTeX, CSL-JSON, JSON or YAML.", cls=QueryCommand)
 def export(
     ctx: typer.Context,
     query: Annotated[
