@@ -47,6 +47,12 @@ def _is_venue(name: str) -> bool:
     return name.casefold() in _CANONICAL or sum(c.isupper() for c in name) >= 2
 
 
+def known_venue(word: str) -> str | None:
+    """The canonical spelling of the known venue *word* names in any case (``iclr`` ->
+    ``ICLR``), or None."""
+    return _CANONICAL.get(word.casefold())
+
+
 def canonical_venue(name: str) -> str:
     """``neurips`` → ``NeurIPS``; an unknown venue keeps the spelling it was written with."""
     return _CANONICAL.get(name.casefold(), name)

@@ -333,6 +333,8 @@ def test_a_title_pasted_in_its_latex_finds_its_paper_first(tmp_path):
          "iclr2026-mass"),  # (Chinese brackets inside a word)
         ("compositional) but are deficient", "iclr2026-semi-dpo"),  # (a half parenthetical)
         ("Adam vs SGD", "iclr2026-optimizer-choice-matters-emergence-neural"),  # (no "vs")
+        ("Convergence of Muon with Newton-Schulz ICLR 2026",  # (venue and year, as a
+         "iclr2026-convergence-muon-newton-schulz"),  # listing shows them after the title)
     ],
 )  # fmt: skip
 def test_pasted_text_is_text(index, pasted, first):

@@ -45,6 +45,8 @@ def resolve(name):
         ("GRPO’s", "GRPO"),  # only the papers that write "LLM's")
         ("multi-modal", "(multi-modal OR multimodal)"),  # a hyphenated word: both spellings
         ("FL+LLM", "FL LLM"),  # a plus between words: both (联邦学习+大模型 found nothing)
+        ("muon ICLR 2026", "muon (ICLR OR venue:ICLR) (2026 OR year:2026)"),  # as typed
+        ("ICLR2026 neurips", "(ICLR2026 OR (venue:ICLR AND year:2026)) (neurips OR venue:NeurIPS)"),
         ("C++ +muon", "C muon"),
         ("-non-convex muon", "NOT (non-convex OR nonconvex) muon"),
         ("Qwen2.5-Math-7B", "Qwen2.5-Math-7B"),  # (an identifier with a dot: as written)

@@ -73,6 +73,7 @@ ASKING_WORDS = frozenset(
     "what which how why when where who whom whose does do did can could should would "
     "vs versus".split()
 )
+_BARE_YEAR_RE = re.compile(r"(?:19|20)\d\d")
 _YEAR_RE = re.compile(r"^(?:(\d{4})|(\d{4})?\.\.(\d{4})?|([<>]=?)(\d{4}))$")
 SHOWN = 60  # characters of a query quoted back in a message
 
@@ -155,7 +156,8 @@ def rewrite(
     that speak of it in other words or the other language (*bridges*, if given, gets each
     such concept's id -> the words that named it). With *near* (word, edits -> the known
     words that close), an English ``word~`` becomes those words: the index holds stems, and
-    a typo is a typo of the word (federatd is one edit from federated, three from feder)."""
+    a typo is a typo of the word (federatd is one edit from federated, three from feder).
+    A year or a known venue as a word is also that field's value (``muon ICLR 2026``)."""
     source = _read_latex(text)
     if UNTITLED in source:  # an untitled paper's label pasted as shown: the flag is ours
         source = source.replace(UNTITLED_NOTE, " ").replace(UNTITLED, " ")
@@ -243,7 +245,25 @@ def rewrite(
         from .bridge import bridge
 
         out = bridge(out, bridgeable, glossary, {} if bridges is None else bridges, gaps)
-    return " ".join(_both_spellings(tok) for tok in out)
+    return " ".join(_as_field(_both_spellings(tok)) for tok in out)
+
+
+def _as_field(tok: str) -> str:
+    """A year or a known venue typed as a word is also that field's value: the word or the
+    field (no paper's text says "2026" or "ICLR", so ``muon ICLR 2026`` found nothing);
+    ``ICLR2026`` is both."""
+    from ..venues import VENUE_YEAR_RE, known_venue
+
+    if _BARE_YEAR_RE.fullmatch(tok):
+        return f"({tok} OR year:{tok})"
+    if not tok.isascii() or not tok[:1].isalpha():
+        return tok
+    if venue := known_venue(tok):
+        return f"({tok} OR venue:{venue})"
+    m = VENUE_YEAR_RE.fullmatch(tok)
+    if m and (venue := known_venue(m[1])):
+        return f"({tok} OR (venue:{venue} AND year:{m[2]}))"
+    return tok
 
 
 def _both_spellings(tok: str) -> str:
