@@ -67,4 +67,7 @@ def test_a_hyphenated_word_is_indexed_as_one_word_too_at_its_last_parts_place():
     assert indexed("在Multi-Modal上") == [("在", 0), ("multi", 1), ("modal", 2),
                                           ("multimod", 2), ("上", 3)]  # fmt: skip
     assert indexed("Qwen2.5-Math-7B") == [("qwen2", 0), ("5", 1), ("math", 2), ("7b", 3)]
+    # a number at its head both ways: "two-layer" and "2-layer" meet
+    assert indexed("two-layer") == [("two", 0), ("layer", 1), ("twolay", 1), ("2layer", 1)]
+    assert indexed("2-layer") == [("2", 0), ("layer", 1), ("2layer", 1), ("twolay", 1)]
     assert tokens("multi-modal", mode="query") == ["multi", "modal"]

@@ -108,7 +108,8 @@ class NormalizingTokenizer(RegexTokenizer):
 class HyphenJoinFilter(Filter):
     """After the last part of a hyphenated word (``multi-modal``), the word written as one
     (``multimodal``) at the same position: a query for either spelling finds both, and a
-    phrase through it still runs (``multimodal learning``). Queries are left alone:
+    phrase through it still runs (``multimodal learning``). A number at its head is
+    written both ways (``two-layer``: ``twolayer`` and ``2layer``). Queries are left alone:
     ``querylang`` asks for both spellings of a hyphenated query word."""
 
     def __eq__(self, other):
@@ -121,10 +122,21 @@ class HyphenJoinFilter(Filter):
             yield t
             if joined:
                 t.joined = None
-                t.text = joined.replace("-", "").lower()
-                if pos is not None:
-                    t.pos = pos  # (a filter after this one may have moved it)
-                yield t
+                first, _, rest = joined.lower().partition("-")
+                for spelling in dict.fromkeys((first, NUMBERS.get(first))):
+                    if spelling:  # two-layer is also 2layer, 2-layer also twolayer
+                        t.text = spelling + rest.replace("-", "")
+                        if pos is not None:
+                            t.pos = pos  # (a filter after this one may have moved it)
+                        yield t
+
+
+# A number written at the head of a hyphenated word, as a word and as digits: "two-layer"
+# and "2-layer" meet as "2layer" (a query asks for both spellings of its own form).
+_ORDINALS = {"first": "1st", "second": "2nd", "third": "3rd"}
+NUMBERS = dict(zip("one two three four five six seven eight nine ten".split(),
+                   map(str, range(1, 11)), strict=True)) | _ORDINALS  # fmt: skip
+NUMBERS |= {digits: word for word, digits in NUMBERS.items()}
 
 
 class CJKBigramFilter(Filter):
