@@ -291,7 +291,8 @@ def without_one(
     matches the fewest papers but some ("how to reduce communication in distributed
     training": no paper says "reduce"). Only for words searched as words (no phrases,
     fields or operators), three to eight of them; None when no one word is to blame."""
-    from .querylang import ASKING_WORDS, OPERATORS, STOP_WORDS
+    from ..text import STOP_WORDS
+    from .querylang import ASKING_WORDS, OPERATORS
 
     if any(c in text for c in '"():') or OPERATORS.intersection(text.split()):
         return None
