@@ -22,7 +22,10 @@ Towards…``) are punctuation, not syntax; so is a lone dash. After a field's na
 space (``title: muon``, a pasted ``Abstract: We propose…``) the next word is the field's
 value. A pasted link, DOI or arXiv id (``arXiv:2401.12345``) is text, LaTeX is read as a
 record's is (``$\\mu$P`` is ``μP``), ``*emphasis*`` is its word, and the ``(untitled)``
-flag of a derived label is ours and left out.
+flag of a derived label is ours and left out. A plus between two words is a space
+(联邦学习+大模型), a hyphenated word asks for both spellings (``multi-modal``,
+``multimodal``), and a year or a known venue typed as a word is that field too (``muon
+ICLR 2026``).
 
 Whoosh accepts almost any string and quietly drops what it cannot parse. A search tool
 should instead say what is wrong, so obvious mistakes (unbalanced quotes, unpaired
