@@ -49,6 +49,7 @@ def resolve(name):
         ("ICLR2026 neurips", "(ICLR2026 OR (venue:ICLR AND year:2026)) (neurips OR venue:NeurIPS)"),
         ("C++ +muon", "C muon"),
         ("-non-convex muon", "NOT (non-convex OR nonconvex) muon"),
+        ("title:multi-modal", "title:(multi-modal OR multimodal)"),  # in its field too
         ("Qwen2.5-Math-7B", "Qwen2.5-Math-7B"),  # (an identifier with a dot: as written)
     ],
 )

@@ -271,11 +271,15 @@ def _as_field(tok: str) -> str:
 
 def _both_spellings(tok: str) -> str:
     """A hyphenated word asks for its parts and for the word written as one (``multi-modal``
-    finds "multimodal", and the index holds "multi-modal" as both: ``analysis``)."""
+    finds "multimodal", and the index holds "multi-modal" as both: ``analysis``), in its
+    field if it has one (``title:multi-modal``)."""
     sign, word = ("NOT ", tok[4:]) if tok.startswith("NOT ") else ("", tok)
-    if "-" not in word or not HYPHENATED_RE.fullmatch(word):
+    field, _, value = word.rpartition(":") if _FIELD_RE.match(word) else ("", "", word)
+    if field in ("tag", "venue", "year", "category"):  # (names, not text: as they are)
         return tok
-    return f"{sign}({word} OR {word.replace('-', '')})"
+    if "-" not in value or not HYPHENATED_RE.fullmatch(value):
+        return tok
+    return f"{sign}{field + ':' if field else ''}({value} OR {value.replace('-', '')})"
 
 
 def _read_latex(text: str) -> str:
