@@ -50,6 +50,8 @@ def resolve(name):
         ("C++ +muon", "C muon"),
         ("-non-convex muon", "NOT (non-convex OR nonconvex) muon"),
         ("title:multi-modal", "title:(multi-modal OR multimodal)"),  # in its field too
+        ("Path-Like Names & Tildes ~ and Hashes", "(Path-Like OR PathLike) Names Tildes Hashes"),
+        ("muon * adam", "muon adam"),  # a lone sign among words is punctuation ("~": an error)
         ("Qwen2.5-Math-7B", "Qwen2.5-Math-7B"),  # (an identifier with a dot: as written)
     ],
 )

@@ -216,7 +216,9 @@ def rewrite(
             else:
                 tok = f"{field}:{value}"
         elif tok not in OPERATORS and tok not in ("(", ")") and not tok.startswith('"'):
-            if tok.strip("*?~") == "":
+            if tok.strip("*?~") == "":  # (among other words, as in a pasted title's
+                if len(tokens) > 1:  # "Tildes ~ and Hashes", punctuation)
+                    continue
                 raise UsageError(f"{tok!r} alone matches nothing useful; add letters to it")
             known = len(common)
             tok = _word(tok, common, signed=n not in glued)  # ((L0,L1)-smooth: a hyphen)
