@@ -35,6 +35,7 @@ from pathlib import Path
 from ..errors import PapersError, TaxonomyError
 from ..tags.taxonomy import PACKAGE_FILE as TAXONOMY_FILE
 from ..tags.taxonomy import TAG_RE, Tag, Taxonomy, load_taxonomy, term_lists
+from ..text import CJK_RE
 
 PACKAGE_FILE = Path(__file__).with_name("glossary.yaml")
 COMPILED = "glossary.json"  # the names, for queries (~3 ms to read)
@@ -309,7 +310,7 @@ class Coordination:
 
     def _zh_heads(self, text: str, i: int, modifier: str, out: dict[str, str]) -> None:
         for start in range(i + 2, min(i + 6, len(text))):  # (the other modifier: 1-4 chars)
-            if not _is_cjk(text[start - 1]) or text[start - 1] in "和与及或、":
+            if not CJK_RE.match(text, start - 1) or text[start - 1] in "和与及或、":
                 return
             for n in range(2, 7):
                 for cid in self.zh.get(modifier + text[start : start + n], ()):
