@@ -118,6 +118,11 @@ def test_nothing_found_names_the_word_to_leave_out(run):
         "papers: no paper matches 'how to reduce communication in distributed training'; "
         "without 'reduce', 2 papers match: papers search communication distributed training\n"
     )
+    one = run("search", "convergence muon newton-schulz quantum")
+    assert one.stderr == (
+        "papers: no paper matches 'convergence muon newton-schulz quantum'; "
+        "without 'quantum', 1 paper matches: papers search convergence muon newton-schulz\n"
+    )
 
 
 @pytest.mark.parametrize("query", ["MoE", "mixture of experts", "混合专家", "MoE muon"])

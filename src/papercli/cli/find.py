@@ -135,7 +135,8 @@ def search(
         partial = None if hint or absent else q.without_one(index, text, filters)
         if partial and len(partial[1]) <= SHOWN:
             word, rest, n = partial
-            hint = f"; without {word!r}, {n} paper{'s' * (n != 1)} match: papers search {rest}"
+            found = "1 paper matches" if n == 1 else f"{n} papers match"
+            hint = f"; without {word!r}, {found}: papers search {rest}"
         raise session.nothing(f"no paper matches {quoted(text)}{why}{hint}", filters)
 
 
