@@ -228,7 +228,7 @@ def test_show_json_and_unknown_id(run):
     result = run("show", "nope")
     assert (result.exit_code, result.stderr) == (
         2,
-        "papers: no paper with id or citation key 'nope'\n",
+        "papers: no paper with id, citation key, link or title 'nope'\n",
     )
 
 
@@ -407,7 +407,9 @@ def test_end_to_end_as_a_user_types_it(tmp_path):
     assert bib.returncode == 0 and bib.stdout.count("@inproceedings{") == 4
     missing = papers("--library", lib, "show", "iclr2026-nothing")
     assert (missing.returncode, missing.stdout) == (2, "")
-    assert missing.stderr == "papers: no paper with id or citation key 'iclr2026-nothing'\n"
+    assert missing.stderr == (
+        "papers: no paper with id, citation key, link or title 'iclr2026-nothing'\n"
+    )
     assert "Traceback" not in missing.stderr
 
 

@@ -119,8 +119,9 @@ def test_get_paper_by_id_or_unique_prefix(index):
     assert get_paper(index, "iclr2026-rrn").id == "iclr2026-rrnco"
     with pytest.raises(UsageError, match="matches several papers"):
         get_paper(index, "iclr2026-con")
-    with pytest.raises(UsageError, match="no paper with id or citation key 'nope'"):
+    with pytest.raises(UsageError) as err:
         get_paper(index, "nope")
+    assert str(err.value) == "no paper with id, citation key, link or title 'nope'"
 
 
 def test_get_paper_by_its_citation_key(index):
@@ -134,7 +135,8 @@ def test_a_short_name_given_as_an_id_is_named_in_the_message(index):
     with pytest.raises(UsageError) as err:
         get_paper(index, "hiso")
     assert str(err.value) == (
-        "no paper with id or citation key 'hiso'; hiso is the short name of iclr2026-hiso"
+        "no paper with id, citation key, link or title 'hiso'; "
+        "hiso is the short name of iclr2026-hiso"
     )
 
 
@@ -309,6 +311,76 @@ def test_a_title_pasted_in_its_latex_finds_its_paper_first(tmp_path):
     vae = [h.id for h in papers if "VAE" in h.text("title")]
     for typed in ("beta-VAE", "β-VAE", r"$\beta$-VAE", "BETA VAE"):
         assert [h.id for h in search(index, typed)] == vae, typed
+
+
+HOSTILE_TITLES = r"""@inproceedings{not, title={Attention Is NOT All You Need}, year={2024},
+  booktitle={ICML}}
+@inproceedings{andor, title={AND/OR Search Trees for Constraint Optimization}, year={2023},
+  booktitle={AAAI}}
+@inproceedings{cut, title={To Cut OR Not To Cut: Pruning at Initialization}, year={2023},
+  booktitle={ICLR}}
+@inproceedings{re, title={[Re] Reproducing Sharpness-Aware Minimization}, year={2022},
+  booktitle={ReScience C}}
+@inproceedings{cpp, title={C++ Templates for Automatic Differentiation}, year={2021},
+  booktitle={SIAM}}
+@inproceedings{quote, title={The ``Right'' Way to Fine-Tune}, year={2025}, booktitle={ACL}}
+@inproceedings{caret, title={x^2 Is All You Need: Quadratic Activations}, year={2025},
+  booktitle={COLT}}
+@inproceedings{colon, title={year: A Benchmark of Dated Facts}, year={2025},
+  booktitle={EMNLP}}
+@inproceedings{one, title={Muon}, year={2024}, booktitle={COLT}}
+"""
+
+
+def test_a_title_made_of_the_query_languages_words_pasted_finds_its_paper_first(
+    tmp_path, seeded_library
+):
+    """A title is its paper whatever words of the query language it holds (NOT, AND/OR,
+    ``year:``, brackets, quotes): pasted whole, as papers shows it or as the .bib file
+    writes it, it finds its paper first, and in a library of the bundled papers too.
+    ("Attention Is NOT All You Need" was "attention AND NOT …" and found nothing;
+    "year: A Benchmark…" was an error.)"""
+    from papercli.ingest import ingest
+
+    (tmp_path / "refs.bib").write_text(HOSTILE_TITLES, "utf-8")
+    assert len(ingest(seeded_library, [tmp_path / "refs.bib"]).new) == 9
+    index = PaperIndex(seeded_library).open()
+    papers = [h for h in titled(index) if h.record.year != 2026]
+    assert len(papers) == 9
+    for paper in papers:
+        for pasted in (paper.text("title"), paper.record.title, paper.text("title").upper()):
+            hits = search(index, pasted, limit=3)
+            assert hits and hits[0].id == paper.id, (pasted, [h.id for h in hits])
+        assert get_paper(index, paper.text("title")).id == paper.id  # (papers show "…")
+    assert [h.id for h in search(index, "year: A Benchmark of Dated Facts", exact=True)] == [
+        "emnlp2025-year"
+    ]
+    assert not search(index, "Attention Is NOT All You Need", filters=Filters(year=2023))
+    assert "colt2024-muon" not in {h.id for h in search(index, "-Muon")}  # (excluded)
+    with pytest.raises(UsageError, match="unbalanced quote"):  # (no title: the error stands)
+        search(index, 'The "Right Way and more')
+
+
+def test_a_title_two_papers_share_names_both(tmp_library, tmp_path):
+    from papercli.ingest import ingest
+
+    (tmp_path / "refs.bib").write_text(
+        "@inproceedings{a, title={Muon Is Scalable}, year={2024}, booktitle={ICML}}\n"
+        "@inproceedings{b, title={Muon is scalable!}, year={2025}, booktitle={NeurIPS}}\n",
+        "utf-8",
+    )
+    assert len(ingest(tmp_library, [tmp_path / "refs.bib"]).new) == 2
+    index = PaperIndex(tmp_library).open()
+    assert {h.id for h in search(index, "MUON IS SCALABLE")} == {
+        "icml2024-muon-scalable",
+        "neurips2025-muon-scalable",
+    }
+    with pytest.raises(UsageError) as err:
+        get_paper(index, "Muon Is Scalable")
+    assert str(err.value) == (
+        "'Muon Is Scalable' is the title of several papers (icml2024-muon-scalable, "
+        "neurips2025-muon-scalable); give the id"
+    )
 
 
 @pytest.mark.parametrize(

@@ -487,7 +487,8 @@ TagOpt = Annotated[
 ]  # fmt: skip
 PaperArg = Annotated[
     str,
-    typer.Argument(metavar="ID", help="A paper id, a unique prefix of one, or a citation key.",
+    typer.Argument(metavar="ID",
+                   help="An id, a unique prefix of one, a citation key, a link or the title.",
                    autocompletion=_ids_for_completion),
 ]  # fmt: skip
 

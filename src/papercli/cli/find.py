@@ -92,7 +92,8 @@ def search(
     this off.
 
     Pasted text works: a title pasted as it is finds its paper first, also as a .bib
-    file writes it ($\\mu$P is μP), and so does an untitled paper's label as shown,
+    file writes it ($\\mu$P is μP) and whatever query words it holds (Attention Is
+    NOT All You Need, year: A Benchmark), and so does an untitled paper's label as shown,
     (untitled) and all. Common words (of, with, the…) are left out, and so
     are a question's and a comparison's (what, how, vs: Adam vs SGD); LLM's is LLM;
     a plus between two words is a space (联邦学习+大模型); a year or a venue as a word is
@@ -210,6 +211,7 @@ def show(
     Examples:
       papers show iclr2026-rrnco
       papers show iclr2026-rrn --json
+      papers show "Convergence of Muon with Newton-Schulz"   (a title, pasted)
     """
     from .. import render
     from ..search import query as q

@@ -130,17 +130,41 @@ def search_stream(
     from whoosh import query
 
     bridges: dict[str, str] = {}  # concept -> the query's words that named it
-    q = parse_query(index, text, resolve_tag, exact, bridges)
-    rid = pasted_id(index, text)
     extra = _filter_query(filters or Filters())
 
     def filtered(node):
         return node if extra is None else query.And([node, extra])
 
-    link = None if rid else link_key(text)
-    pasted = query.Term("id", rid) if rid else query.Term("keys", link) if link else None
+    pasted = _pasted(index, text)
     pasted = filtered(pasted) if pasted is not None else None
+    try:
+        q = parse_query(index, text, resolve_tag, exact, bridges)
+    except UsageError:
+        # a title the query language cannot read ('The "Right" Way', an unbalanced quote)
+        # still finds its paper when pasted whole
+        if pasted is None or not index.run(pasted, limit=1, fresh=False):
+            raise
+        return _stream(index, pasted, pasted, None, limit, {}, snippet_cells)
     return _stream(index, filtered(q), q, pasted, limit, bridges, snippet_cells)
+
+
+def _pasted(index: PaperIndex, text: str):
+    """The paper *text* names whole, to show first: its id, one of its links, or its
+    title as pasted (equal up to case, spacing, punctuation and dash style, the way the
+    library tells two spellings of a title apart; so a title that holds words of the query
+    language, ``Attention Is NOT All You Need`` or ``[Re] …``, is still its title)."""
+    from whoosh import query
+
+    from ..store.merge import title_key
+
+    if rid := pasted_id(index, text):
+        return query.Term("id", rid)
+    if link := link_key(text):
+        return query.Term("keys", link)
+    if any(word[:1] == "-" and word[1:2].isalnum() for word in text.split()):
+        return None  # (-muon excludes: a paper titled "Muon" is not first)
+    key = title_key(text)
+    return query.Term("keys", key) if key else None
 
 
 def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells) -> Iterator[Hit]:
@@ -410,9 +434,11 @@ def stats(index: PaperIndex) -> dict[str, list[tuple[str, int]]]:
 
 def get_paper(index: PaperIndex, rid: str) -> Hit:
     """One paper by id (exact, or a unique prefix), by its citation key (what a LaTeX
-    document cites it as: ``papers show hiso2026``) or by one of its links (an arXiv id,
-    a DOI, its OpenReview forum)."""
+    document cites it as: ``papers show hiso2026``), by one of its links (an arXiv id,
+    a DOI, its OpenReview forum) or by its title, pasted."""
     from whoosh import query
+
+    from ..store.merge import title_key
 
     rid = rid.strip()
     hits = index.run(query.Term("id", rid), limit=1)
@@ -426,6 +452,13 @@ def get_paper(index: PaperIndex, rid: str) -> Hit:
         hits = index.run(query.Term("keys", link), limit=2) if link else []
         if len(hits) == 1:
             return hits[0]
+        key = None if link else title_key(rid)  # (its title, pasted)
+        titled = index.run(query.Term("keys", key), limit=3) if key else []
+        if len(titled) == 1:
+            return titled[0]
+        if titled:  # (the same title in two years, two venues)
+            ids = ", ".join(h.id for h in titled)
+            raise UsageError(f"{rid!r} is the title of several papers ({ids}); give the id")
         hits = index.run(query.Prefix("id", rid), limit=3)
         if len(hits) == 1:
             return hits[0]
@@ -434,7 +467,7 @@ def get_paper(index: PaperIndex, rid: str) -> Hit:
             raise UsageError(f"{rid!r} matches several papers ({ids}, …); give more of the id")
     named = _short_named(index, rid)
     hint = f"; {rid} is the short name of {', '.join(named)}" if named else ""
-    raise UsageError(f"no paper with id or citation key {rid!r}{hint}")
+    raise UsageError(f"no paper with id, citation key, link or title {rid!r}{hint}")
 
 
 def _short_named(index: PaperIndex, name: str) -> list[str]:

@@ -43,6 +43,13 @@ def text_key(text: str) -> str:
     return fold_key(latex_to_text(text))
 
 
+def title_key(title: str) -> str | None:
+    """The key a paper is found by from its *title* whatever its venue (a title pasted into
+    a search: ``identity_keys`` stores it); None for a title with no letter or digit."""
+    folded = text_key(title)
+    return f"p:{folded}" if folded else None
+
+
 def _venue_year(venue: str | None, year: int | None) -> str:
     return f"{fold_key(venue or '')}{year or ''}"
 
@@ -61,10 +68,10 @@ def identity_keys(
     import hashlib  # (here: a search imports this module but never computes keys)
 
     keys = []
-    title_key = text_key(title) if title else ""
-    if title_key:
-        keys.append(f"t:{_venue_year(venue, year)}:{title_key}")
-        keys.append(f"p:{title_key}")  # (any venue: a preprint's, see same_paper)
+    folded = text_key(title) if title else ""
+    if folded:
+        keys.append(f"t:{_venue_year(venue, year)}:{folded}")
+        keys.append(f"p:{folded}")  # (any venue: a preprint's, see same_paper; a pasted title)
     abstract_key = text_key(abstract) if abstract else ""
     if abstract_key:
         keys.append("a:" + hashlib.sha1(abstract_key.encode("utf-8")).hexdigest()[:20])
