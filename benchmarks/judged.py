@@ -4,10 +4,10 @@ language, with the glossary's bridge (the default) and with ``--exact``.
     python benchmarks/judged.py [-v]
 
 The set's 48 concepts were judged by reading the 63 bundled records, not by running the
-search or the glossary. A paper found counts once per concept. ``-v`` lists each
-concept's misses and extra hits. The numbers of an older commit come from the same
-script run with ``PYTHONPATH`` pointing at that commit's ``src`` (``exact`` is then the
-only mode there is).
+search or the glossary. A paper found counts once per concept. A second table tells where
+the relevant papers rank (R-precision, MAP). ``-v`` lists each concept's misses and extra
+hits. The numbers of an older commit come from the same script run with ``PYTHONPATH``
+pointing at that commit's ``src`` (``exact`` is then the only mode there is).
 """
 
 from __future__ import annotations
@@ -61,6 +61,36 @@ def main() -> None:
             print(f"| {name} | " + " | ".join(cells) + " |")
         if modes == [True, False]:
             print(bridge_only(index, judged))
+        print()
+        print(ranked(index, judged, modes))
+
+
+def ranked(index, judged, modes) -> str:
+    """Where the relevant papers rank, averaged over the concepts: R-precision (the share
+    of the first R hits that are relevant, R being how many are) and average precision
+    (MAP). Recall and precision count a set; these tell whether the wrong hits come last."""
+    rows = ["| mode | English R-precision | English MAP | Chinese R-precision | Chinese MAP |",
+            "|---|---|---|---|---|"]  # fmt: skip
+    for exact in modes:
+        kwargs = {} if exact is None else {"exact": exact}
+        cells = []
+        for language in ("en", "zh"):
+            r_precision, average = [], []
+            for concept in judged["concepts"]:
+                relevant = set(concept["relevant"])
+                got = [hit.id for hit in search(index, concept[language], **kwargs)]
+                r_precision.append(len(set(got[: len(relevant)]) & relevant) / len(relevant))
+                found, total = 0, 0.0
+                for rank, rid in enumerate(got, 1):
+                    if rid in relevant:
+                        found += 1
+                        total += found / rank
+                average.append(total / len(relevant))
+            n = len(judged["concepts"])
+            cells += [f"{sum(r_precision) / n:.2f}", f"{sum(average) / n:.2f}"]
+        name = {True: "--exact", False: "bridged", None: "(no bridge)"}[exact]
+        rows.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
 
 
 def bridge_only(index, judged) -> str:
