@@ -121,6 +121,21 @@ def test_a_name_and_a_phrase_that_is_not_two_names_stay_whole(index):
     assert ids(search(index, "联邦学习框架")) == {"iclr2026-feddag"}
 
 
+def test_a_category_that_is_also_a_concepts_name_finds_both(index):
+    """A digest page may head its papers with a concept's name (大语言模型): the word finds
+    that category's papers and still bridges to the concept."""
+    from papercli.search.querylang import rewrite
+
+    glossary = index.query_glossary()
+    category = {"大语言模型": "大语言模型", "优化/理论": "优化/理论"}.get
+    assert rewrite("大语言模型 优化/理论", glossary=glossary, category=category) == (
+        '((大语言模型 OR concept:llm) OR category:"大语言模型") (优化/理论 OR category:"优化/理论")'
+    )
+    assert rewrite("大语言模型微调", glossary=glossary, category=category) == (
+        "(大语言模型微调 OR ((大语言模型 OR concept:llm) AND (微调 OR concept:fine-tuning)))"
+    )  # (a category only as a whole word)
+
+
 def test_text_is_given_one_spelling():
     assert normalize("聯邦學習與ＬＬＭ") == "联邦学习与LLM"
     assert normalize("optimisation") == "optimisation"  # (ASCII: untouched here)

@@ -361,6 +361,34 @@ def test_a_title_made_of_the_query_languages_words_pasted_finds_its_paper_first(
         search(index, 'The "Right Way and more')
 
 
+def test_a_category_typed_or_pasted_as_a_word_finds_its_papers(index):
+    """The digest page heads its 45 papers "📐 优化/理论"; no paper's text says 优化/理论, so
+    the category typed as a word, or its heading pasted, found nothing."""
+    digest = ids(search(index, "category:优化/理论"))
+    assert len(digest) == 45
+    for typed in ("优化/理论", "📐 优化/理论", "優化/理論"):  # (in Traditional script too)
+        assert ids(search(index, typed)) == digest, typed
+    assert ids(search(index, "muon 优化/理论")) == MUON & digest != MUON
+    assert ids(search(index, "-优化/理论")) == ids(list_papers(index, Filters())) - digest
+    assert ids(search(index, "优化/理论", exact=True)) == digest  # (a field, not the bridge)
+
+
+def test_the_categories_a_query_may_name_are_saved_with_each_commit(seeded_library, tmp_path):
+    """Read from the state the index saves, not from the index (a searcher of its own per
+    search); a new digest page's heading is known as soon as it is ingested."""
+    from papercli.ingest import ingest
+
+    index = PaperIndex(seeded_library).open()
+    assert index.saved_categories == ["优化/理论"]
+    page = tmp_path / "graph.txt"
+    page.write_text("🕸️ 图学习¶\n🔬 ICLR2026 · 1 篇论文解读\n- Message Passing Without Messages\n"
+                    "-\n提出一种无需显式消息的图神经网络传播方式。\n", "utf-8")  # fmt: skip
+    assert len(ingest(seeded_library, [page]).new) == 1
+    index = PaperIndex(seeded_library).open()
+    assert index.saved_categories == ["优化/理论", "图学习"]
+    assert ids(search(index, "图学习")) == {"iclr2026-message-passing-without-messages"}
+
+
 def test_a_title_two_papers_share_names_both(tmp_library, tmp_path):
     from papercli.ingest import ingest
 

@@ -60,6 +60,23 @@ def test_rewrite(text, expected):
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("优化/理论", '(优化/理论 OR category:"优化/理论")'),  # as a digest page heads them
+        ("muon LLM/NLP", 'muon (LLM/NLP OR category:"llm/nlp")'),
+        ("-优化/理论 muon", 'NOT (优化/理论 OR category:"优化/理论") muon'),  # excluded too
+        ("优化 理论", "优化 理论"),  # (words of one: not it)
+        ('"优化/理论"', '"优化/理论"'),  # (a phrase is text)
+    ],
+)
+def test_a_category_of_the_library_as_a_word_is_that_field_too(text, expected):
+    known = {"优化/理论", "llm/nlp"}
+    assert rewrite(text, resolve, category=lambda w: w.lower() if w.lower() in known else None) == (
+        expected
+    )
+
+
+@pytest.mark.parametrize(
     ("text", "message"),
     [
         ('"unclosed', "unbalanced quote in '\"unclosed'"),

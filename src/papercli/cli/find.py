@@ -96,8 +96,8 @@ def search(
     NOT All You Need, year: A Benchmark), and so does an untitled paper's label as shown,
     (untitled) and all. Common words (of, with, the…) are left out, and so
     are a question's and a comparison's (what, how, vs: Adam vs SGD); LLM's is LLM;
-    a plus between two words is a space (联邦学习+大模型); a year or a venue as a word is
-    that field too (muon ICLR 2026);
+    a plus between two words is a space (联邦学习+大模型); a year, a venue or a category
+    as a word is that field too (muon ICLR 2026, 优化/理论);
     ? ! & , signs (√, +) and a colon after a word that is not a field (RRNCO:
     Towards…) are punctuation. A pasted paper id lists that paper first,
     and so does a pasted link, DOI or arXiv id of a paper (1412.6980, doi:10.…).

@@ -19,26 +19,30 @@ import re
 
 def bridge(
     out: list[str], bridgeable: set[int], glossary, bridges: dict, gaps: dict[int, list[str]]
-) -> list[str]:
+) -> list[tuple[str, int, int]]:
     """Each run of plain words that names a concept (``federated learning``, ``联邦学习``,
     ``LLMs``) becomes ``((federated AND learning) OR concept:federated-learning)``. A name
     is read with the common words left out of the query (*gaps*: position -> those words
-    before it), so ``mixture of experts`` and ``edge of stability`` name theirs."""
+    before it), so ``mixture of experts`` and ``edge of stability`` name theirs. Each token
+    comes with the positions in *out* of the words it stands for (start, end)."""
     result, i = [], 0
     while i < len(out):
         if i not in bridgeable:
-            result.append(out[i])
+            result.append((out[i], i, i + 1))
             i += 1
             continue
         j = i
         while j in bridgeable:
             j += 1
-        result += _bridge_run(out[i:j], glossary, bridges, [gaps.get(k, []) for k in range(i, j)])
+        run = _bridge_run(out[i:j], glossary, bridges, [gaps.get(k, []) for k in range(i, j)])
+        result += [(tok, i + start, i + end) for tok, start, end in run]
         i = j
     return result
 
 
-def _bridge_run(words: list[str], glossary, bridges: dict, gaps: list[list[str]]) -> list[str]:
+def _bridge_run(
+    words: list[str], glossary, bridges: dict, gaps: list[list[str]]
+) -> list[tuple[str, int, int]]:
     from ..text.variants import american_as_typed, normalize
 
     words = [normalize(w) for w in words]  # (聯邦學習, ＧＲＰＯ: as indexed)
@@ -72,7 +76,7 @@ def _bridge_run(words: list[str], glossary, bridges: dict, gaps: list[list[str]]
     while i < len(words):
         spans = sorted((span for span in covers if span[0] == i), key=lambda s: -s[1])
         if not spans:
-            out.append(_unnamed(words[i], glossary, bridges))
+            out.append((_unnamed(words[i], glossary, bridges), i, i + 1))
             i += 1
             continue
         span = spans[0]
@@ -81,7 +85,7 @@ def _bridge_run(words: list[str], glossary, bridges: dict, gaps: list[list[str]]
         for cid in covers[span]:
             bridges.setdefault(cid, named[span])
         concepts = " OR ".join(f"concept:{cid}" for cid in dict.fromkeys(covers[span]))
-        out.append(f"({literal} OR {concepts})")
+        out.append((f"({literal} OR {concepts})", i, span[1]))
         i = span[1]
     return out
 

@@ -64,6 +64,7 @@ class PaperIndex:
         self.dir = library.index_dir
         self._ix = None
         self.invalid: dict[str, str] = {}
+        self.saved_categories: list[str] | None = None  # as the last commit saved them
         self.rebuilt: str | None = None  # why open() had to start a new index, if it did
         self.notices: list[str] = []  # what the user should know about the index used
 
@@ -90,6 +91,7 @@ class PaperIndex:
                         self.sync(progress=progress)
                     return self
         self.invalid = saved.get("invalid", {})
+        self.saved_categories = saved.get("categories")
         if refresh and saved.get("papers_dir") != self.library.papers_dir_stamp():
             # Another process writing holds the lock: search what it last committed.
             with self.library.try_lock() as locked:
@@ -361,6 +363,16 @@ class PaperIndex:
         per paper); it may still hold deleted papers' keys (see ``has_citekey``)."""
         with self.searcher() as searcher:
             return {k.decode("utf-8") for k in searcher.lexicon("citekey")}
+
+    def categories(self) -> set[str]:
+        """Every category in the index's list of terms, lower-cased as indexed (a deleted
+        paper's may linger: a search for it finds nothing). Saved with each commit: reading
+        them from the index took a searcher of its own, ~1 ms of every search at 10,000
+        papers."""
+        if self.saved_categories is not None:
+            return set(self.saved_categories)
+        with self.searcher() as searcher:
+            return {c.decode("utf-8") for c in searcher.lexicon("category")}
 
     def has_citekey(self, citekey: str, searcher) -> bool:
         """Whether a paper in the index (not a deleted one) has *citekey*."""

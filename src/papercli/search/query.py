@@ -98,7 +98,19 @@ def parse_query(
 
         return Vocabulary.load(index.dir).near(word, edits)
 
-    return querylang.parse(text, index.ix.schema, resolve, glossary, bridges, near)
+    categories: list[set[str]] = []
+
+    def category(word: str) -> str | None:  # (the categories read once, when first asked)
+        from ..text.variants import normalize
+
+        if not categories:
+            categories.append(index.categories())
+        for form in (word.lower(), normalize(word).lower()):
+            if form in categories[0]:
+                return form
+        return None
+
+    return querylang.parse(text, index.ix.schema, resolve, glossary, bridges, near, category)
 
 
 def search(

@@ -152,7 +152,12 @@ _FUZZY_RE = re.compile(r"([A-Za-z][A-Za-z-]*)~([12]?)")
 
 
 def rewrite(
-    text: str, resolve_tag=None, glossary=None, bridges: dict | None = None, near=None
+    text: str,
+    resolve_tag=None,
+    glossary=None,
+    bridges: dict | None = None,
+    near=None,
+    category=None,
 ) -> str:
     """Check *text* and rewrite our extensions (year ranges, tag aliases) into Whoosh syntax;
     with a *glossary* (``QueryGlossary``), words that name a concept also find the papers
@@ -160,7 +165,9 @@ def rewrite(
     such concept's id -> the words that named it). With *near* (word, edits -> the known
     words that close), an English ``word~`` becomes those words: the index holds stems, and
     a typo is a typo of the word (federatd is one edit from federated, three from feder).
-    A year or a known venue as a word is also that field's value (``muon ICLR 2026``)."""
+    A year or a known venue as a word is also that field's value (``muon ICLR 2026``), and
+    so is a category of the library (*category*: word -> the category it names, or None):
+    ``优化/理论``, as a digest page heads its papers."""
     source = _read_latex(text)
     if UNTITLED in source:  # an untitled paper's label pasted as shown: the flag is ours
         source = source.replace(UNTITLED_NOTE, " ").replace(UNTITLED, " ")
@@ -186,6 +193,7 @@ def rewrite(
     common: list[str] = []  # stop words left out
     gaps: dict[int, list[str]] = {}  # position in *out* -> the stop words left out before it
     bridgeable: set[int] = set()  # positions in *out* of plain words (see _bridge)
+    categorized: dict[int, str] = {}  # positions in *out* of words that name a category
     for n, tok in enumerate(tokens):
         if loose and tok in ("(", ")"):
             continue
@@ -229,12 +237,16 @@ def rewrite(
             if fuzzy:
                 words = near(fuzzy[1].lower(), int(fuzzy[2] or 1))[:50]
                 tok = f"({' OR '.join(words)})" if words else tok
-            if (
-                glossary is not None
-                and not fuzzy
-                and not tok.startswith(("NOT ", '"', "("))
-                and not any(c in tok for c in "*?~")
-            ):
+            sign, word = ("NOT ", tok[4:]) if tok.startswith("NOT ") else ("", tok)
+            plain = (
+                not fuzzy and not word.startswith(('"', "(")) and not any(c in word for c in "*?~")
+            )
+            named = category(word) if plain and category is not None else None
+            if named and sign:
+                tok = f'NOT ({word} OR category:"{named}")'  # (its papers, not its words)
+            elif named:
+                categorized[len(out)] = named
+            if plain and not sign and glossary is not None:
                 bridgeable.add(len(out))
         out.append(tok)
     if depth:
@@ -246,11 +258,14 @@ def rewrite(
             raise UsageError(f"the query {quoted(text)} has only words too common to search for "
                              f"({words})")  # fmt: skip
         raise UsageError(f"the query {quoted(text)} has no words to search for")
+    pieces = [(tok, n, n + 1) for n, tok in enumerate(out)]  # (token, its words in *out*)
     if bridgeable:
         from .bridge import bridge
 
-        out = bridge(out, bridgeable, glossary, {} if bridges is None else bridges, gaps)
-    return " ".join(_as_field(_both_spellings(tok)) for tok in out)
+        pieces = bridge(out, bridgeable, glossary, {} if bridges is None else bridges, gaps)
+    return " ".join(_as_field(_both_spellings(tok)) if n not in categorized or end - n > 1
+                    else f'({tok} OR category:"{categorized[n]}")'  # (its papers too)
+                    for tok, n, end in pieces)  # fmt: skip
 
 
 def _as_field(tok: str) -> str:
@@ -327,10 +342,16 @@ def _word(tok: str, common: list[str], signed: bool = True) -> str:
 
 
 def parse(
-    text: str, schema, resolve_tag=None, glossary=None, bridges: dict | None = None, near=None
+    text: str,
+    schema,
+    resolve_tag=None,
+    glossary=None,
+    bridges: dict | None = None,
+    near=None,
+    category=None,
 ):
     """A Whoosh query for *text*, or a one-line ``UsageError`` saying what is wrong."""
-    rewritten = rewrite(text, resolve_tag, glossary, bridges, near)
+    rewritten = rewrite(text, resolve_tag, glossary, bridges, near, category)
     direct = _direct(rewritten, schema)
     if direct is not None:
         return direct

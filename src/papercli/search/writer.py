@@ -131,8 +131,11 @@ def open_writer(
     saved = {} if clear else state.read(index.dir, "state.json")
     if writer.papers_dir is not None:
         saved["papers_dir"] = writer.papers_dir
+    index.saved_categories = None  # (read from the index just committed)
+    index.saved_categories = sorted(index.categories())  # (what a query names: querylang)
     saved.update(version=SCHEMA_VERSION, invalid=index.invalid, files=state.files(index.dir),
-                 glossary=index.glossary_files.fingerprint())  # fmt: skip
+                 glossary=index.glossary_files.fingerprint(),
+                 categories=index.saved_categories)  # fmt: skip
     state.write(index.dir, "state.json", saved)
 
 
