@@ -352,6 +352,7 @@ def test_a_title_made_of_the_query_languages_words_pasted_finds_its_paper_first(
             hits = search(index, pasted, limit=3)
             assert hits and hits[0].id == paper.id, (pasted, [h.id for h in hits])
         assert get_paper(index, paper.text("title")).id == paper.id  # (papers show "…")
+        assert paper.id in select(index, paper.text("title"), Filters())  # (export "…")
     assert [h.id for h in search(index, "year: A Benchmark of Dated Facts", exact=True)] == [
         "emnlp2025-year"
     ]

@@ -94,7 +94,8 @@ def search(
     Pasted text works: a title pasted as it is finds its paper first, also as a .bib
     file writes it ($\\mu$P is μP) and whatever query words it holds (Attention Is
     NOT All You Need, year: A Benchmark), and so does an untitled paper's label as shown,
-    (untitled) and all. Common words (of, with, the…) are left out, and so
+    (untitled) and all. A reference copied from a bibliography, authors and venue and
+    all, finds the papers whose titles it holds. Common words (of, with, the…) are left out, and so
     are a question's and a comparison's (what, how, vs: Adam vs SGD); LLM's is LLM;
     a plus between two words is a space (联邦学习+大模型); a year, a venue or a category
     as a word is that field too (muon ICLR 2026, 优化/理论);
@@ -116,6 +117,7 @@ def search(
     """
     from .. import render
     from ..search import query as q
+    from ..search.pasted import pasted_id
     from ..search.querylang import SHOWN, quoted
 
     session: Session = ctx.obj
@@ -125,7 +127,7 @@ def search(
     shown, cap = session.limit(limit, json or ids)
     width = render.snippet_width(session.env)
     hits = q.search_stream(index, text, cap, filters, width, session.resolve_tag, exact)
-    rid = q.pasted_id(index, text)
+    rid = pasted_id(index, text)
     if rid:
         session.env.say(f"{rid} is a paper's id: papers show {rid} shows the paper itself")
     if not print_listing(session, hits, shown, scores=True, json=json, ids=ids):

@@ -11,6 +11,7 @@ and a snippet showing why it matched.
     vocabulary.py  the words of the library, for "Did you mean …?"
     querylang.py   the query language: checks, year ranges, tag aliases
     bridge.py      the glossary's bridge in a query; Chinese words run together, cut
+    pasted.py      what a pasted text names whole: an id, a link, a title, a reference
     query.py       search, similar papers, listing, counts, selection for export
     snippets.py    why a paper matched: passages with the matched words marked
 """

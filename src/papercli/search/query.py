@@ -19,6 +19,7 @@ from ..store.links import link_key
 from ..tags.taxonomy import Taxonomy
 from .hits import Hit
 from .index import PaperIndex
+from .pasted import cited_titles, named_paper
 
 TagResolver = Callable[[str], "str | None"]  # an alias (联邦学习) -> its tag, or None
 
@@ -147,36 +148,35 @@ def search_stream(
     def filtered(node):
         return node if extra is None else query.And([node, extra])
 
-    pasted = _pasted(index, text)
+    pasted = named_paper(index, text)
     pasted = filtered(pasted) if pasted is not None else None
     try:
         q = parse_query(index, text, resolve_tag, exact, bridges)
     except UsageError:
         # a title the query language cannot read ('The "Right" Way', an unbalanced quote)
-        # still finds its paper when pasted whole
-        if pasted is None or not index.run(pasted, limit=1, fresh=False):
+        # still finds its paper when pasted whole, and so does a reference holding it
+        named = pasted if pasted is not None and index.run(pasted, limit=1, fresh=False) else None
+        named = named or _filtered(cited_titles(index, text), filtered)
+        if named is None:
             raise
-        return _stream(index, pasted, pasted, None, limit, {}, snippet_cells)
-    return _stream(index, filtered(q), q, pasted, limit, bridges, snippet_cells)
+        return _stream(index, named, named, None, limit, {}, snippet_cells)
+    hits = _stream(index, filtered(q), q, pasted, limit, bridges, snippet_cells)
+    return _or_cited(hits, index, text, filtered, limit, snippet_cells)
 
 
-def _pasted(index: PaperIndex, text: str):
-    """The paper *text* names whole, to show first: its id, one of its links, or its
-    title as pasted (equal up to case, spacing, punctuation and dash style, the way the
-    library tells two spellings of a title apart; so a title that holds words of the query
-    language, ``Attention Is NOT All You Need`` or ``[Re] …``, is still its title)."""
-    from whoosh import query
+def _or_cited(hits, index, text, filtered, limit, snippet_cells) -> Iterator[Hit]:
+    """*hits*; if there is none, the papers whose titles *text* holds whole (a reference
+    copied from a bibliography: its authors and venue are no paper's words)."""
+    found = False
+    for hit in hits:
+        found = True
+        yield hit
+    if not found and (cited := _filtered(cited_titles(index, text), filtered)) is not None:
+        yield from _stream(index, cited, cited, None, limit, {}, snippet_cells)
 
-    from ..store.merge import title_key
 
-    if rid := pasted_id(index, text):
-        return query.Term("id", rid)
-    if link := link_key(text):
-        return query.Term("keys", link)
-    if any(word[:1] == "-" and word[1:2].isalnum() for word in text.split()):
-        return None  # (-muon excludes: a paper titled "Muon" is not first)
-    key = title_key(text)
-    return query.Term("keys", key) if key else None
+def _filtered(node, filtered):
+    return None if node is None else filtered(node)
 
 
 def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells) -> Iterator[Hit]:
@@ -228,18 +228,6 @@ def _literal_match(index: PaperIndex, q, hit: Hit, literal: set[int]) -> bool:
         return hit.docnum in literal
     return bool(index.run(query.And([_literal(q), query.Term("id", hit.id)]), limit=1,
                           fresh=False))  # fmt: skip
-
-
-def pasted_id(index: PaperIndex, text: str) -> str | None:
-    """The id in *text* when *text* is a paper's id and nothing else."""
-    from whoosh import query
-
-    from ..store.record import ID_RE
-
-    word = text.strip()
-    if not ID_RE.fullmatch(word) or not index.library.exists(word):
-        return None  # (a stat: most one-word queries look like ids; a searcher took ~3 ms)
-    return word if index.run(query.Term("id", word), limit=1) else None
 
 
 def named_concepts(index: PaperIndex, text: str) -> dict[str, str]:
@@ -506,10 +494,23 @@ def select(
     from whoosh import query
 
     chosen = {get_paper(index, rid).id for rid in ids}
-    if text:
-        q = parse_query(index, text, resolve_tag)
+    if text:  # (what search lists: the paper the text names, the query's, or a reference's)
         extra = _filter_query(filters)
-        chosen.update(index.ids(q if extra is None else query.And([q, extra])))
+
+        def found(node) -> list[str]:
+            return index.ids(node if extra is None else query.And([node, extra]))
+
+        named = named_paper(index, text)
+        try:
+            matched, error = found(parse_query(index, text, resolve_tag)), None
+        except UsageError as exc:  # (a title the query language cannot read: named, or not)
+            matched, error = [], exc
+        matched += found(named) if named is not None else []
+        if not matched and (cited := cited_titles(index, text)) is not None:
+            matched = found(cited)
+        if not matched and error is not None:
+            raise error
+        chosen.update(matched)
     elif filters.tags or filters.venue or filters.year or not chosen:
         chosen.update(index.ids(_filter_query(filters) or query.Every()))
     return sorted(chosen)
