@@ -65,7 +65,7 @@ def test_signs_of_a_topic_do_not_bridge_a_query(index):
     [("聯邦學習", "联邦学习"), ("優化器", "优化器"), ("ＧＲＰＯ", "GRPO"), ("optimisation", "optimization"),
      ("muon optimiser", "muon optimizer"), ("modelling", "modeling"), ("beta", "β"),
      ("multimodal", "multi-modal"), ("multidimensional", "multi-dimensional"),
-     ("2-layer", "two-layer"), ("1st-order", "first-order")],
+     ("2-layer", "two-layer"), ("1st-order", "first-order"), ("sign SGD", "SignSGD")],
 )  # fmt: skip
 def test_every_script_and_spelling_finds_the_same_papers(index, typed, as_written):
     assert ids(search(index, as_written))

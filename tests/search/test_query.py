@@ -390,6 +390,14 @@ def test_the_categories_a_query_may_name_are_saved_with_each_commit(seeded_libra
     assert ids(search(index, "图学习")) == {"iclr2026-message-passing-without-messages"}
 
 
+def test_two_words_typed_apart_find_the_word_written_solid(index):
+    """ "data sets" found only the papers that write data and sets apart, not the one that
+    writes "datasets"; "sign SGD" found nothing beside "SignSGD"."""
+    assert ids(search(index, "datasets")) <= ids(search(index, "data sets"))
+    assert ids(search(index, "sign SGD")) == {"iclr2026-scaling-laws-signsgd-linear-regression"}
+    assert ids(search(index, "sign zzqq")) == set()  # (no word "signzzqq": nothing to add)
+
+
 def test_a_title_two_papers_share_names_both(tmp_library, tmp_path):
     from papercli.ingest import ingest
 

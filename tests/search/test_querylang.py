@@ -62,6 +62,25 @@ def test_rewrite(text, expected):
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
+        ("sign SGD", "((sign SGD) OR signsgd)"),  # the library writes SignSGD
+        ("non convex set", "((non convex) OR nonconvex) set"),  # (one neighbour each)
+        ("Non Convex", "((Non Convex) OR nonconvex)"),
+        ("the non convex", "((non convex) OR nonconvex)"),
+        ("data of sets", "data sets"),  # (a common word between: apart)
+        ("-non convex", "NOT non convex"),  # (an excluded word is not joined)
+        ("non 2 convex", "non 2 convex"),  # (a number is no Latin word here)
+        ("sign SGD muon", "((sign SGD) OR signsgd) muon"),
+    ],
+)
+def test_two_words_typed_apart_also_ask_for_the_word_written_solid(text, expected):
+    """Only where the index holds the solid word (*solid* says which it does)."""
+    known = {"signsgd", "nonconvex", "datasets"}
+    assert rewrite(text, resolve, solid=lambda words: known.intersection(words)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
         ("优化/理论", '(优化/理论 OR category:"优化/理论")'),  # as a digest page heads them
         ("muon LLM/NLP", 'muon (LLM/NLP OR category:"llm/nlp")'),
         ("-优化/理论 muon", 'NOT (优化/理论 OR category:"优化/理论") muon'),  # excluded too

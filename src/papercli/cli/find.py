@@ -97,7 +97,8 @@ def search(
     (untitled) and all. A reference copied from a bibliography, authors and venue and
     all, finds the papers whose titles it holds. Common words (of, with, the…) are left out, and so
     are a question's and a comparison's (what, how, vs: Adam vs SGD); LLM's is LLM;
-    a plus between two words is a space (联邦学习+大模型); a year, a venue or a category
+    a plus between two words is a space (联邦学习+大模型); two words typed apart also
+    find the word written solid (sign SGD finds SignSGD); a year, a venue or a category
     as a word is that field too (muon ICLR 2026, 优化/理论);
     ? ! & , signs (√, +) and a colon after a word that is not a field (RRNCO:
     Towards…) are punctuation. A pasted paper id lists that paper first,

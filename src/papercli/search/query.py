@@ -111,7 +111,20 @@ def parse_query(
                 return form
         return None
 
-    return querylang.parse(text, index.ix.schema, resolve, glossary, bridges, near, category)
+    def solid(words: list[str]) -> set[str]:  # (a searcher only for Latin words side by side)
+        from .analysis import tokens
+
+        with index.searcher() as searcher:
+            reader = searcher.reader()
+            return {word for word in words
+                    if any((field, term) in reader for term in tokens(word, mode="query")
+                           for field in SOLID_FIELDS)}  # fmt: skip
+
+    return querylang.parse(text, index.ix.schema, resolve, glossary, bridges, near, category, solid)
+
+
+# Where a word written solid is looked for ("nonconvex", "SignSGD"): the texts, not names
+SOLID_FIELDS = ("title", "abstract", "summary", "name", "keyword")
 
 
 def search(

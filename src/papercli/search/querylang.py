@@ -77,6 +77,7 @@ ASKING_WORDS = frozenset(
     "vs versus".split()
 )
 _BARE_YEAR_RE = re.compile(r"(?:19|20)\d\d")
+_LATIN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _YEAR_RE = re.compile(r"^(?:(\d{4})|(\d{4})?\.\.(\d{4})?|([<>]=?)(\d{4}))$")
 SHOWN = 60  # characters of a query quoted back in a message
 
@@ -158,6 +159,7 @@ def rewrite(
     bridges: dict | None = None,
     near=None,
     category=None,
+    solid=None,
 ) -> str:
     """Check *text* and rewrite our extensions (year ranges, tag aliases) into Whoosh syntax;
     with a *glossary* (``QueryGlossary``), words that name a concept also find the papers
@@ -167,7 +169,9 @@ def rewrite(
     a typo is a typo of the word (federatd is one edit from federated, three from feder).
     A year or a known venue as a word is also that field's value (``muon ICLR 2026``), and
     so is a category of the library (*category*: word -> the category it names, or None):
-    ``优化/理论``, as a digest page heads its papers."""
+    ``优化/理论``, as a digest page heads its papers. Two words typed apart also find the
+    word written solid where the library writes it so (*solid*: the joined words -> those
+    the index holds): ``non convex`` finds "nonconvex", ``sign SGD`` "SignSGD"."""
     source = _read_latex(text)
     if UNTITLED in source:  # an untitled paper's label pasted as shown: the flag is ours
         source = source.replace(UNTITLED_NOTE, " ").replace(UNTITLED, " ")
@@ -194,6 +198,7 @@ def rewrite(
     gaps: dict[int, list[str]] = {}  # position in *out* -> the stop words left out before it
     bridgeable: set[int] = set()  # positions in *out* of plain words (see _bridge)
     categorized: dict[int, str] = {}  # positions in *out* of words that name a category
+    latin: set[int] = set()  # positions in *out* of plain Latin words (see _solid)
     for n, tok in enumerate(tokens):
         if loose and tok in ("(", ")"):
             continue
@@ -246,6 +251,8 @@ def rewrite(
                 tok = f'NOT ({word} OR category:"{named}")'  # (its papers, not its words)
             elif named:
                 categorized[len(out)] = named
+            if plain and not sign and not named and _LATIN_WORD_RE.fullmatch(word):
+                latin.add(len(out))
             if plain and not sign and glossary is not None:
                 bridgeable.add(len(out))
         out.append(tok)
@@ -258,14 +265,35 @@ def rewrite(
             raise UsageError(f"the query {quoted(text)} has only words too common to search for "
                              f"({words})")  # fmt: skip
         raise UsageError(f"the query {quoted(text)} has no words to search for")
+    joined = _solid(out, latin, gaps, solid)
     pieces = [(tok, n, n + 1) for n, tok in enumerate(out)]  # (token, its words in *out*)
     if bridgeable:
         from .bridge import bridge
 
         pieces = bridge(out, bridgeable, glossary, {} if bridges is None else bridges, gaps)
-    return " ".join(_as_field(_both_spellings(tok)) if n not in categorized or end - n > 1
-                    else f'({tok} OR category:"{categorized[n]}")'  # (its papers too)
-                    for tok, n, end in pieces)  # fmt: skip
+    result: list[str] = []
+    for k, (tok, n, end) in enumerate(pieces):
+        if n in categorized and end - n == 1:
+            tok = f'({tok} OR category:"{categorized[n]}")'  # (its papers too)
+        else:
+            tok = _as_field(_both_spellings(tok))
+        if n - 1 in joined and pieces[k - 1][1:] == (n - 1, n) and end - n == 1:
+            result[-1] = f"(({result[-1]} {tok}) OR {joined[n - 1]})"  # (non convex)
+            joined.pop(n, None)  # (a word joins one neighbour: non convex set)
+        else:
+            result.append(tok)
+    return " ".join(result)
+
+
+def _solid(out: list[str], latin: set[int], gaps: dict, solid) -> dict[int, str]:
+    """Position -> the word it and the next make written solid, where the index holds that
+    word: two plain Latin words next to each other (no common word left out between)."""
+    if solid is None:
+        return {}
+    pairs = {n: (out[n] + out[n + 1]).lower() for n in sorted(latin)
+             if n + 1 in latin and not gaps.get(n + 1)}  # fmt: skip
+    known = solid(sorted(set(pairs.values()))) if pairs else set()
+    return {n: word for n, word in pairs.items() if word in known}
 
 
 def _as_field(tok: str) -> str:
@@ -349,9 +377,10 @@ def parse(
     bridges: dict | None = None,
     near=None,
     category=None,
+    solid=None,
 ):
     """A Whoosh query for *text*, or a one-line ``UsageError`` saying what is wrong."""
-    rewritten = rewrite(text, resolve_tag, glossary, bridges, near, category)
+    rewritten = rewrite(text, resolve_tag, glossary, bridges, near, category, solid)
     direct = _direct(rewritten, schema)
     if direct is not None:
         return direct
