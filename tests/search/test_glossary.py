@@ -103,12 +103,23 @@ def test_the_function_words_of_a_chinese_query_join_its_words(index, typed, spac
     assert ids(search(index, typed)) == ids(search(index, spaced))
 
 
+@pytest.mark.parametrize(
+    ("typed", "name"),
+    [("车辆路径问题", "车辆路径"), ("旅行商问题", "旅行商"), ("二阶优化器", "二阶优化")],
+)  # fmt: skip
+def test_a_name_with_a_head_noun_written_on_is_the_name(index, typed, name):
+    """Chinese writes "the problem of", "a method for" after a name, together with it:
+    车辆路径问题 (the vehicle routing problem) found nothing, as no paper writes it."""
+    assert ids(search(index, name))
+    assert ids(search(index, typed)) == ids(search(index, name))
+
+
 def test_a_function_word_inside_a_word_is_part_of_it(index):
     """A cut that would leave a single character is no cut: 总和 (a sum), 涉及 (involve)."""
     from papercli.search.querylang import rewrite
 
     glossary = index.query_glossary()
-    for word in ("总和", "涉及", "参与者"):
+    for word in ("总和", "涉及", "参与者", "加法", "语法"):  # (a head left alone: 法 after 加)
         assert rewrite(word, glossary=glossary) == word
 
 

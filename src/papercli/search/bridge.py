@@ -9,7 +9,8 @@ syntax, each run that names a concept as ``((its words) OR concept:id)``, and *b
 A name is read with the common words left out of the query (mixture of experts). Chinese
 runs its words together: a word made of names (大模型微调), or of words around the particles
 and question words run into them (大模型的强化学习, 如何微调大模型), is the phrase as
-written or its pieces each, and the noun of a property is its name's (收敛性 is 收敛).
+written or its pieces each, and a name with a head noun written on is the name (收敛性 is
+收敛, 车辆路径问题 is 车辆路径).
 """
 
 from __future__ import annotations
@@ -100,6 +101,8 @@ def _unnamed(word: str, glossary, bridges: dict) -> str:
     for piece in cut:
         named = _names(piece, glossary)
         inner = [(piece, named)] if named else _compound(piece, glossary)
+        if not inner and (stem := _headless(piece)):  # (组合优化大模型问题: names and a head)
+            inner = _compound(stem, glossary)
         parts.append(f"({piece} OR ({_each(inner, bridges)}))" if inner else piece)
     if len(cut) == 1:
         return parts[0]
@@ -108,14 +111,31 @@ def _unnamed(word: str, glossary, bridges: dict) -> str:
 
 def _names(word: str, glossary) -> list[str]:
     """The concepts *word* names as a whole, also as the noun of a property a name gives
-    (收敛性 is convergence, 稀疏性 sparsity: Chinese adds 性 as English adds -ity)."""
-    for whole in (word, word[:-1] if len(word) > 2 and word.endswith("性") else None):
+    (收敛性 is convergence, 稀疏性 sparsity: Chinese adds 性 as English adds -ity), or with a
+    head noun that names no other concept (车辆路径问题, the vehicle routing problem, is
+    vehicle routing; 二阶优化器 is second-order optimization)."""
+    for whole in (word, _headless(word)):
         if whole:
             named = [cid for start, end, cid in glossary.spans(whole)
                      if (start, end) == (0, len(whole))]  # fmt: skip
             if named:
                 return named
     return []
+
+
+# The nouns Chinese puts after a concept's name to say the concept itself: "the problem of"
+# it, "the property of" it, "the device that does" it (车辆路径问题 is the vehicle routing
+# problem, 收敛性 convergence, 优化器 what optimizes). A word with a head that says more
+# (联邦学习框架, a framework) is searched as written, as "framework" would be in English.
+_HEADS = ("问题", "性", "器")
+
+
+def _headless(word: str) -> str | None:
+    """*word* without the head noun it ends with, if two characters or more are left."""
+    for head in _HEADS:
+        if word.endswith(head) and len(word) - len(head) >= 2:
+            return word[: -len(head)]
+    return None
 
 
 def _each(pieces: list[tuple[str, list[str]]], bridges: dict) -> str:
