@@ -128,8 +128,22 @@ def test_a_name_and_a_phrase_that_is_not_two_names_stay_whole(index):
 
     glossary = index.query_glossary()
     assert rewrite("大语言模型", glossary=glossary) == "(大语言模型 OR concept:llm)"
-    assert rewrite("联邦学习框架", glossary=glossary) == "联邦学习框架"  # (框架 names nothing)
-    assert ids(search(index, "联邦学习框架")) == {"iclr2026-feddag"}
+    assert rewrite("联邦学习框架", glossary=glossary) == (  # (a name and a head: below)
+        "(联邦学习框架 OR ((联邦学习 OR concept:federated-learning) AND (框架 OR framework)))"
+    )
+
+
+@pytest.mark.parametrize(
+    ("typed", "english"),
+    [("联邦学习框架", "federated learning framework"), ("FL框架", "FL framework"),
+     ("大模型微调方法", "LLM fine-tuning method"), ("Adam算法", "Adam algorithm")],
+)  # fmt: skip
+def test_a_head_that_says_more_is_a_word_of_the_query_in_both_languages(index, typed, english):
+    """联邦学习框架 is a federated learning framework: the name bridges, and the head is a
+    word of the query as "framework" is of the English one, asked in both languages. It
+    found only the paper that writes the whole word (FL框架, 大模型微调方法: none)."""
+    assert ids(search(index, english))
+    assert ids(search(index, typed)) >= ids(search(index, english))
 
 
 def test_a_category_that_is_also_a_concepts_name_finds_both(index):

@@ -89,7 +89,8 @@ def search(
     the other language; those rank below literal matches. Names written together,
     as Chinese is (大模型微调), bridge each, and so do the words around the particles
     and question words run into them (大模型的强化学习, 如何微调大模型); a name with a
-    head noun run on is the name (车辆路径问题, 二阶优化器). --exact turns this off.
+    head noun run on is the name (车辆路径问题), or the name and the head in both
+    languages (联邦学习框架: framework). --exact turns this off.
 
     Pasted text works: a title pasted as it is finds its paper first, also as a .bib
     file writes it ($\\mu$P is μP) and whatever query words it holds (Attention Is

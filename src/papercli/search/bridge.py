@@ -10,7 +10,7 @@ A name is read with the common words left out of the query (mixture of experts).
 runs its words together: a word made of names (大模型微调), or of words around the particles
 and question words run into them (大模型的强化学习, 如何微调大模型), is the phrase as
 written or its pieces each, and a name with a head noun written on is the name (收敛性 is
-收敛, 车辆路径问题 is 车辆路径).
+收敛, 车辆路径问题 is 车辆路径), or the name and the head (联邦学习框架: 框架 or framework).
 """
 
 from __future__ import annotations
@@ -103,7 +103,10 @@ def _unnamed(word: str, glossary, bridges: dict) -> str:
         inner = [(piece, named)] if named else _compound(piece, glossary)
         if not inner and (stem := _headless(piece)):  # (组合优化大模型问题: names and a head)
             inner = _compound(stem, glossary)
-        parts.append(f"({piece} OR ({_each(inner, bridges)}))" if inner else piece)
+        if inner:
+            parts.append(f"({piece} OR ({_each(inner, bridges)}))")
+        else:
+            parts.append(_with_word_head(piece, glossary, bridges) or piece)
     if len(cut) == 1:
         return parts[0]
     return f"({word} OR ({' AND '.join(parts)}))"
@@ -125,8 +128,8 @@ def _names(word: str, glossary) -> list[str]:
 
 # The nouns Chinese puts after a concept's name to say the concept itself: "the problem of"
 # it, "the property of" it, "the device that does" it (车辆路径问题 is the vehicle routing
-# problem, 收敛性 convergence, 优化器 what optimizes). A word with a head that says more
-# (联邦学习框架, a framework) is searched as written, as "framework" would be in English.
+# problem, 收敛性 convergence, 优化器 what optimizes). A head that says more (联邦学习框架,
+# a framework) is a word of the query: ``_WORD_HEADS``.
 _HEADS = ("问题", "性", "器")
 
 
@@ -135,6 +138,26 @@ def _headless(word: str) -> str | None:
     for head in _HEADS:
         if word.endswith(head) and len(word) - len(head) >= 2:
             return word[: -len(head)]
+    return None
+
+
+# Heads that say more than the name (联邦学习框架, a federated learning framework): a word of
+# the query, as "framework" is in English, asked for in both languages (no English paper
+# writes 框架, and no Chinese digest "framework").
+_WORD_HEADS = {"框架": "framework", "方法": "method", "算法": "algorithm", "模型": "model",
+               "理论": "theory"}  # fmt: skip
+
+
+def _with_word_head(word: str, glossary, bridges: dict) -> str | None:
+    """*word* as a name and a head that says more (GRPO算法: GRPO, and 算法 or "algorithm"),
+    or None."""
+    for head, english in _WORD_HEADS.items():
+        stem = word[: -len(head)]
+        if word.endswith(head) and len(stem) >= 2:
+            named = _names(stem, glossary)
+            inner = [(stem, named)] if named else _compound(stem, glossary)
+            if inner:
+                return f"({word} OR ({_each(inner, bridges)} AND ({head} OR {english})))"
     return None
 
 
