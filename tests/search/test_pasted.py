@@ -42,6 +42,15 @@ def test_a_reference_pasted_from_a_bibliography_finds_its_paper(index, reference
     assert search(index, reference, filters=Filters(year=2025)) == []
 
 
+def test_a_cited_papers_title_is_marked_as_a_found_one_is(index):
+    from papercli.search.snippets import MARK_END, MARK_START
+
+    reference = "J. Smith and K. Lee. Convergence of Muon with Newton-Schulz. In ICLR, 2026."
+    (hit,) = search(index, reference)
+    a, b = MARK_START, MARK_END
+    assert hit.title_marked == f"{a}Convergence{b} of {a}Muon{b} with {a}Newton-Schulz{b}"
+
+
 def test_a_reference_list_finds_each_title_it_holds(index):
     text = ("DeepAFL: Deep Analytic Federated Learning. ICLR 2026. Convergence of Muon with "
             "Newton-Schulz. ICLR 2026. Zzqq Qqzz.")  # fmt: skip

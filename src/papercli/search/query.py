@@ -174,18 +174,19 @@ def search_stream(
             raise
         return _stream(index, named, named, None, limit, {}, snippet_cells)
     hits = _stream(index, filtered(q), q, pasted, limit, bridges, snippet_cells)
-    return _or_cited(hits, index, text, filtered, limit, snippet_cells)
+    return _or_cited(hits, index, text, q, filtered, limit, snippet_cells)
 
 
-def _or_cited(hits, index, text, filtered, limit, snippet_cells) -> Iterator[Hit]:
+def _or_cited(hits, index, text, q, filtered, limit, snippet_cells) -> Iterator[Hit]:
     """*hits*; if there is none, the papers whose titles *text* holds whole (a reference
-    copied from a bibliography: its authors and venue are no paper's words)."""
+    copied from a bibliography: its authors and venue are no paper's words), their titles
+    marked with the words of *q* they hold."""
     found = False
     for hit in hits:
         found = True
         yield hit
     if not found and (cited := _filtered(cited_titles(index, text), filtered)) is not None:
-        yield from _stream(index, cited, cited, None, limit, {}, snippet_cells)
+        yield from _stream(index, cited, q, None, limit, {}, snippet_cells)
 
 
 def _filtered(node, filtered):
