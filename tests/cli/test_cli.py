@@ -116,7 +116,7 @@ def test_nothing_found_names_the_word_to_leave_out(run):
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
         "papers: no paper matches 'how to reduce communication in distributed training'; "
-        "without 'reduce', 2 papers match: papers search communication distributed training\n"
+        "without 'reduce', 3 papers match: papers search communication distributed training\n"
     )
     one = run("search", "convergence muon newton-schulz quantum")
     assert one.stderr == (

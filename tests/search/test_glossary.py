@@ -134,6 +134,19 @@ def test_a_name_and_a_phrase_that_is_not_two_names_stay_whole(index):
 
 
 @pytest.mark.parametrize(
+    ("chinese", "english"), [("梯度", "gradient"), ("采样", "sampling"), ("分布式", "distributed")]
+)
+def test_a_common_word_is_asked_for_in_both_languages(index, chinese, english):
+    """梯度 found the 17 papers whose Chinese summaries say it, "gradient" the 12 whose
+    English says it: a common word names no concept, yet each language's word is the
+    other's. Both now find the 26; --exact keeps each to its own language."""
+    both = ids(search(index, chinese))
+    assert both == ids(search(index, english))
+    assert both == ids(search(index, chinese, exact=True)) | ids(search(index, english, exact=True))
+    assert ids(search(index, chinese, exact=True)) != ids(search(index, english, exact=True))
+
+
+@pytest.mark.parametrize(
     ("typed", "english"),
     [("联邦学习框架", "federated learning framework"), ("FL框架", "FL framework"),
      ("大模型微调方法", "LLM fine-tuning method"), ("Adam算法", "Adam algorithm")],

@@ -187,7 +187,7 @@ def test_the_word_no_paper_has_with_the_others_is_named(index):
     from papercli.search.query import without_one
 
     text = "how to reduce communication in distributed training"
-    assert without_one(index, text) == ("reduce", "communication distributed training", 2)
+    assert without_one(index, text) == ("reduce", "communication distributed training", 3)
     assert without_one(index, text, Filters(year=1999)) is None  # (nothing even without it)
     assert without_one(index, "muon zzqq") is None  # (two words: the other is the query)
     assert without_one(index, '"muon adam" zzqq sgd') is None  # (a phrase: as asked)

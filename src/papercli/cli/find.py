@@ -90,7 +90,8 @@ def search(
     as Chinese is (大模型微调), bridge each, and so do the words around the particles
     and question words run into them (大模型的强化学习, 如何微调大模型); a name with a
     head noun run on is the name (车辆路径问题), or the name and the head in both
-    languages (联邦学习框架: framework). --exact turns this off.
+    languages (联邦学习框架: framework); a common word is asked for in both languages
+    (梯度, gradient). --exact turns this off.
 
     Pasted text works: a title pasted as it is finds its paper first, also as a .bib
     file writes it ($\\mu$P is μP) and whatever query words it holds (Attention Is

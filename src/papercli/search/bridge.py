@@ -11,6 +11,7 @@ runs its words together: a word made of names (大模型微调), or of words aro
 and question words run into them (大模型的强化学习, 如何微调大模型), is the phrase as
 written or its pieces each, and a name with a head noun written on is the name (收敛性 is
 收敛, 车辆路径问题 is 车辆路径), or the name and the head (联邦学习框架: 框架 or framework).
+A common word, no name, is asked for in both languages (梯度 or gradient: ``WORDS``).
 """
 
 from __future__ import annotations
@@ -106,7 +107,8 @@ def _unnamed(word: str, glossary, bridges: dict) -> str:
         if inner:
             parts.append(f"({piece} OR ({_each(inner, bridges)}))")
         else:
-            parts.append(_with_word_head(piece, glossary, bridges) or piece)
+            headed = _with_word_head(piece, glossary, bridges)
+            parts.append(headed or _in_both_languages(piece))
     if len(cut) == 1:
         return parts[0]
     return f"({word} OR ({' AND '.join(parts)}))"
@@ -141,23 +143,46 @@ def _headless(word: str) -> str | None:
     return None
 
 
-# Heads that say more than the name (联邦学习框架, a federated learning framework): a word of
-# the query, as "framework" is in English, asked for in both languages (no English paper
-# writes 框架, and no Chinese digest "framework").
-_WORD_HEADS = {"框架": "framework", "方法": "method", "算法": "algorithm", "模型": "model",
-               "理论": "theory"}  # fmt: skip
+# Common words of ML texts, each with its usual English rendering. Too common or too broad
+# to say what a paper is about, they are no names of the glossary (a paper is indexed with
+# no concept for them); but a query asks for such a word in both languages, as it asks for
+# an English word in English texts: 梯度 finds "gradient", and "gradient" finds 梯度. Only
+# a word on its own or a head after a name (联邦学习框架: 框架 or "framework").
+WORDS = {
+    "框架": ("framework",), "方法": ("method",), "算法": ("algorithm",), "模型": ("model",),
+    "理论": ("theory",), "梯度": ("gradient",), "采样": ("sampling",), "噪声": ("noise",),
+    "训练": ("training",), "损失": ("loss",), "通信": ("communication",),
+    "分布式": ("distributed",), "矩阵": ("matrix",), "张量": ("tensor",),
+    "概率": ("probability",), "奖励": ("reward",), "智能体": ("agent",),
+    "检索": ("retrieval",), "分类": ("classification",), "回归": ("regression",),
+    "贝叶斯": ("Bayesian",), "因果": ("causal",), "数据集": ("dataset",),
+    "方差": ("variance",), "误差": ("error",), "稀疏": ("sparse", "sparsity"),
+    "剪枝": ("pruning",), "扩散": ("diffusion",),
+}  # fmt: skip
+_ENGLISH_WORDS = {en.lower(): zh for zh, ens in WORDS.items() for en in ens}
+# The heads that say more than the name they follow (a framework, a method…)
+_WORD_HEADS = ("框架", "方法", "算法", "模型", "理论")
+
+
+def _in_both_languages(word: str) -> str:
+    """*word*, or it and its rendering in the other language (a common word: ``WORDS``)."""
+    if word in WORDS:
+        return f"({word} OR {' OR '.join(WORDS[word])})"
+    if (chinese := _ENGLISH_WORDS.get(word.lower())) is not None:
+        return f"({word} OR {chinese})"
+    return word
 
 
 def _with_word_head(word: str, glossary, bridges: dict) -> str | None:
     """*word* as a name and a head that says more (GRPO算法: GRPO, and 算法 or "algorithm"),
     or None."""
-    for head, english in _WORD_HEADS.items():
+    for head in _WORD_HEADS:
         stem = word[: -len(head)]
         if word.endswith(head) and len(stem) >= 2:
             named = _names(stem, glossary)
             inner = [(stem, named)] if named else _compound(stem, glossary)
             if inner:
-                return f"({word} OR ({_each(inner, bridges)} AND ({head} OR {english})))"
+                return f"({word} OR ({_each(inner, bridges)} AND {_in_both_languages(head)}))"
     return None
 
 
