@@ -8,6 +8,7 @@ import pytest
 
 from papercli.errors import UsageError
 from papercli.search.index import PaperIndex
+from papercli.search.pasted import cited_titles, named_paper
 from papercli.search.query import Filters, search, select
 
 
@@ -84,3 +85,13 @@ def test_text_that_neither_parses_nor_holds_a_title_is_still_an_error(index):
         search(index, 'Smith, "A Paper Nobody Wrote, 2026')
     with pytest.raises(UsageError, match="unbalanced quote"):
         select(index, 'Smith, "A Paper Nobody Wrote, 2026', Filters())
+
+
+def test_a_title_or_reference_pasted_with_its_colours_is_still_its_title(index):
+    """A title copied from a coloured terminal carries escape sequences; the index read them
+    as spaces, and so does the lookup of the title (the key held "31m" and "0m")."""
+    coloured = "Convergence of \x1b[31mMuon\x1b[0m with Newton-Schulz"
+    paper = {"iclr2026-convergence-muon-newton-schulz"}
+    assert {h.id for h in index.run(named_paper(index, coloured), limit=3)} == paper
+    cited = cited_titles(index, f"J. Smith. {coloured}. In ICLR, 2026.")
+    assert {h.id for h in index.run(cited, limit=3)} == paper

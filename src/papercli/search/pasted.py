@@ -46,6 +46,7 @@ def named_paper(index: PaperIndex, text: str):
 
     from ..store.links import link_key
     from ..store.merge import title_key
+    from ..text import strip_controls
 
     if rid := pasted_id(index, text):
         return query.Term("id", rid)
@@ -53,7 +54,7 @@ def named_paper(index: PaperIndex, text: str):
         return query.Term("keys", link)
     if any(word[:1] == "-" and word[1:2].isalnum() for word in text.split()):
         return None  # (-muon excludes: a paper titled "Muon" is not first)
-    key = title_key(text)
+    key = title_key(strip_controls(text))  # (a title pasted with its colours: the title)
     return query.Term("keys", key) if key else None
 
 
@@ -85,9 +86,11 @@ def cited_titles(index: PaperIndex, text: str):
 
 
 def _reading(text: str) -> str:
-    """*text* as titles are compared: its plain reading, NFKC, case-folded."""
+    """*text* as titles are compared: its plain reading, NFKC, case-folded (an escape
+    sequence pasted with it is a space, as it was when the title was indexed)."""
     import unicodedata
 
+    from ..text import strip_controls
     from ..text.latex import latex_to_text
 
-    return unicodedata.normalize("NFKC", latex_to_text(text)).casefold()
+    return unicodedata.normalize("NFKC", latex_to_text(strip_controls(text))).casefold()

@@ -120,7 +120,16 @@ def parse_query(
                     if any((field, term) in reader for term in tokens(word, mode="query")
                            for field in SOLID_FIELDS)}  # fmt: skip
 
-    return querylang.parse(text, index.ix.schema, resolve, glossary, bridges, near, category, solid)
+    return querylang.parse(
+        text,
+        index.ix.schema,
+        resolve_tag=resolve,
+        glossary=glossary,
+        bridges=bridges,
+        near=near,
+        category=category,
+        solid=solid,
+    )
 
 
 # Where a word written solid is looked for ("nonconvex", "SignSGD"): the texts, not names

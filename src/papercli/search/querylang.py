@@ -369,18 +369,10 @@ def _word(tok: str, common: list[str], signed: bool = True) -> str:
     return sign + tok
 
 
-def parse(
-    text: str,
-    schema,
-    resolve_tag=None,
-    glossary=None,
-    bridges: dict | None = None,
-    near=None,
-    category=None,
-    solid=None,
-):
-    """A Whoosh query for *text*, or a one-line ``UsageError`` saying what is wrong."""
-    rewritten = rewrite(text, resolve_tag, glossary, bridges, near, category, solid)
+def parse(text: str, schema, **options):
+    """A Whoosh query for *text*, or a one-line ``UsageError`` saying what is wrong
+    (*options*: those of ``rewrite``)."""
+    rewritten = rewrite(text, **options)
     direct = _direct(rewritten, schema)
     if direct is not None:
         return direct
