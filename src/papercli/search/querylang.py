@@ -355,6 +355,8 @@ def _word(tok: str, common: list[str], signed: bool = True) -> str:
     tok = _INNER_SYNTAX_RE.sub(" ", _POSSESSIVE_RE.sub("", tok.strip(_EDGE_PUNCT))).strip()
     if tok.startswith("*"):  # *task-specific*: Markdown emphasis, read as the index reads it
         tok = tok.strip("*")  # (no word begins with a wildcard)
+    if "~" in tok and not _FUZZY_RE.fullmatch(tok):  # 1.4~5.4× (a range, pasted): Whoosh
+        tok = " ".join(tok.replace("~", " ").split())  # read it as 5 edits of "1.4": 2.5 s
     if not tok.strip("*?~") or not any(c.isalnum() or c == "∇" for c in tok):
         return ""  # (only signs: √, +, →; the index holds no such word)
     if tok.lower() in STOP_WORDS or tok.lower() in ASKING_WORDS:
