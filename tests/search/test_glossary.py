@@ -159,6 +159,38 @@ def test_a_head_that_says_more_is_a_word_of_the_query_in_both_languages(index, t
     assert ids(search(index, typed)) >= ids(search(index, english))
 
 
+@pytest.mark.parametrize(
+    ("typed", "spaced"),
+    [("大模型训练", "大模型 训练"), ("联邦学习通信", "联邦学习 通信"), ("扩散采样", "扩散 采样"),
+     ("扩散模型采样", "扩散模型 采样"), ("分布式训练通信", "分布式训练 通信")],
+)  # fmt: skip
+def test_a_name_and_a_common_word_written_together_are_each_asked_for(index, typed, spaced):
+    """大模型训练 (LLM training) is 大模型 and 训练, as "LLM training" is two words; it found
+    nothing, as no paper writes the phrase, while the words apart found 12 papers."""
+    assert ids(search(index, spaced))
+    assert ids(search(index, typed)) == ids(search(index, spaced))
+
+
+def test_a_piece_between_known_words_is_a_word_of_its_own(index):
+    """量子联邦学习 (quantum federated learning) is 量子 and 联邦学习; but one character is no
+    word: 协方差矩阵 is 协方差 (covariance) and 矩阵, not 协 and 方差 (variance)."""
+    from papercli.search.querylang import rewrite
+
+    glossary = index.query_glossary()
+    assert rewrite("量子联邦学习", glossary=glossary) == (
+        "(量子联邦学习 OR (量子 AND (联邦学习 OR concept:federated-learning)))"
+    )
+    assert rewrite("协方差矩阵", glossary=glossary) == "(协方差矩阵 OR (协方差 AND (矩阵 OR matrix)))"
+
+
+def test_the_papers_a_query_asks_for_are_not_a_word_of_it(index):
+    """"muon papers", "papers about muon" and 关于Muon的论文 found nothing: no paper holds
+    every word. What the library holds is what every query asks for."""
+    muon = ids(search(index, "muon"))
+    for typed in ("muon papers", "papers about muon", "Muon论文", "关于Muon的论文", "如何 muon"):
+        assert ids(search(index, typed)) == muon, typed
+
+
 def test_a_category_that_is_also_a_concepts_name_finds_both(index):
     """A digest page may head its papers with a concept's name (大语言模型): the word finds
     that category's papers and still bridges to the concept."""

@@ -41,6 +41,11 @@ def resolve(name):
         ("Adam vs SGD", "Adam SGD"),  # no paper writes "vs": it found nothing
         ("Adam vs. SGD versus Muon", "Adam SGD Muon"),
         ("what is muon?", "muon"),  # a question's words are not what it looks for
+        ("muon papers", "muon"),  # nor what the library holds ("paper": most abstracts)
+        ("papers about federated learning", "federated learning"),
+        ("如何 muon 的 收敛 论文", "muon 收敛"),  # (Chinese, written apart: each found nothing)
+        ("联邦学习 或 大模型", "联邦学习 OR 大模型"),  # 或 between two words is OR
+        ("或 muon", "muon"),  # (elsewhere a word left out)
         ("LLM's reasoning", "LLM reasoning"),  # a possessive is the word ("LLM s" found
         ("GRPO’s", "GRPO"),  # only the papers that write "LLM's")
         ("multi-modal", "(multi-modal OR multimodal)"),  # a hyphenated word: both spellings

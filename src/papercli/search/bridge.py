@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from .querylang import CHINESE_FUNCTION_WORDS
+
 
 def bridge(
     out: list[str], bridgeable: set[int], glossary, bridges: dict, gaps: dict[int, list[str]]
@@ -93,22 +95,23 @@ def _bridge_run(
 
 
 def _unnamed(word: str, glossary, bridges: dict) -> str:
-    """A word that is no name as a whole. Chinese is written without spaces: names written
-    together (大模型微调) bridge each, and so do the words around the function words that
-    join or frame them (大模型的强化学习, 如何微调大模型, 什么是Muon): the word as written,
-    or its pieces each."""
+    """A word that is no name as a whole. Chinese is written without spaces: names and
+    common words written together (大模型微调, 大模型训练) are asked for each, and so are the
+    words around the function words that join or frame them (大模型的强化学习, 如何微调大模型,
+    什么是Muon): the word as written, or its pieces each."""
     cut = _around_function_words(word, glossary) or [word]
     parts = []
     for piece in cut:
         named = _names(piece, glossary)
-        inner = [(piece, named)] if named else _compound(piece, glossary)
-        if not inner and (stem := _headless(piece)):  # (组合优化大模型问题: names and a head)
-            inner = _compound(stem, glossary)
-        if inner:
-            parts.append(f"({piece} OR ({_each(inner, bridges)}))")
-        else:
-            headed = _with_word_head(piece, glossary, bridges)
-            parts.append(headed or _in_both_languages(piece))
+        if named:
+            inner = [(piece, named)]
+        elif piece in WORDS:
+            inner = None
+        else:  # (组合优化大模型问题: names and a head that says nothing more)
+            stem = _headless(piece)
+            inner = (stem and _compound(stem, glossary)) or _compound(piece, glossary)
+        parts.append(f"({piece} OR ({_each(inner, bridges)}))" if inner
+                     else _in_both_languages(piece))  # fmt: skip
     if len(cut) == 1:
         return parts[0]
     return f"({word} OR ({' AND '.join(parts)}))"
@@ -160,8 +163,6 @@ WORDS = {
     "剪枝": ("pruning",), "扩散": ("diffusion",),
 }  # fmt: skip
 _ENGLISH_WORDS = {en.lower(): zh for zh, ens in WORDS.items() for en in ens}
-# The heads that say more than the name they follow (a framework, a method…)
-_WORD_HEADS = ("框架", "方法", "算法", "模型", "理论")
 
 
 def _in_both_languages(word: str) -> str:
@@ -173,35 +174,21 @@ def _in_both_languages(word: str) -> str:
     return word
 
 
-def _with_word_head(word: str, glossary, bridges: dict) -> str | None:
-    """*word* as a name and a head that says more (GRPO算法: GRPO, and 算法 or "algorithm"),
-    or None."""
-    for head in _WORD_HEADS:
-        stem = word[: -len(head)]
-        if word.endswith(head) and len(stem) >= 2:
-            named = _names(stem, glossary)
-            inner = [(stem, named)] if named else _compound(stem, glossary)
-            if inner:
-                return f"({word} OR ({_each(inner, bridges)} AND {_in_both_languages(head)}))"
-    return None
-
-
 def _each(pieces: list[tuple[str, list[str]]], bridges: dict) -> str:
-    """Each piece, or a concept it names: all of them."""
+    """Each piece, or a concept it names (a common word: in both languages): all of them."""
+    out = []
     for piece, cids in pieces:
         for cid in cids:
             bridges.setdefault(cid, piece)
-    return " AND ".join(f"({piece} OR {' OR '.join(f'concept:{c}' for c in cids)})"
-                        for piece, cids in pieces)  # fmt: skip
+        concepts = " OR ".join(f"concept:{c}" for c in cids)
+        out.append(f"({piece} OR {concepts})" if cids else _in_both_languages(piece))
+    return " AND ".join(out)
 
 
-# Chinese words that join or frame the words a query is about, written together with them
-# (的, 和, 基于, 如何, 什么是), longest first. Cut at only outside the glossary's names, and
-# only where each piece keeps two characters: 总和 (a sum) and 涉及 (involve) stay whole.
-_FUNCTION_WORDS = ("什么是", "为什么", "中的", "之中", "以及", "或者", "基于", "用于", "对于",
-                   "关于", "通过", "利用", "什么", "如何", "怎么", "怎样", "哪些", "是否", "的",
-                   "和", "与", "及", "或")  # fmt: skip
-_FUNCTION_RE = re.compile("|".join(map(re.escape, _FUNCTION_WORDS)))
+# A run of Chinese is cut at the function words written together with its words (的, 和,
+# 基于, 如何, 论文: ``querylang.CHINESE_FUNCTION_WORDS``), only outside the glossary's names
+# and only where each piece keeps two characters: 总和 (a sum) and 涉及 (involve) stay whole.
+_FUNCTION_RE = re.compile("|".join(map(re.escape, CHINESE_FUNCTION_WORDS)))
 
 
 def _around_function_words(word: str, glossary) -> list[str] | None:
@@ -224,25 +211,46 @@ def _around_function_words(word: str, glossary) -> list[str] | None:
 
 
 def _compound(word: str, glossary) -> list[tuple[str, list[str]]] | None:
-    """A Chinese word that is two or more of the glossary's names written together, as
-    Chinese is, without a space (大模型微调: 大模型 and 微调, 量化大模型), as its pieces with
-    the concepts each names; None for any other word. Split where the names are longest."""
+    """A Chinese word that is the glossary's names and common words (``WORDS``) written
+    together, as Chinese is, without a space, as its pieces with the concepts each names:
+    大模型微调 is 大模型 and 微调, 大模型训练 大模型 and 训练 (training), 量子联邦学习 量子
+    and 联邦学习. Between two such words, or before or after one, a piece of two letters or
+    more is a word of its own (量子); one is no word (协 of 协方差), nor is punctuation. The cut
+    leaves the fewest characters outside the known words, then takes the fewest and
+    longest of them.
+    None for a word that is not two pieces or more."""
+    import functools
+
     from ..text import has_cjk
 
     if len(word) < 3 or not has_cjk(word):
         return None
-    names: dict[int, dict[int, list[str]]] = {}  # start -> end -> concepts
+    known: dict[int, dict[int, list[str]]] = {}  # start -> end -> concepts (a common word: [])
     for start, end, cid in glossary.spans(word):
-        names.setdefault(start, {}).setdefault(end, []).append(cid)
+        known.setdefault(start, {}).setdefault(end, []).append(cid)
+    for common in WORDS:
+        for m in re.finditer(re.escape(common), word):
+            known.setdefault(m.start(), {}).setdefault(m.end(), [])
 
-    def split(pos: int) -> list[tuple[str, list[str]]] | None:
+    @functools.cache
+    def split(pos: int, after_other: bool):  # -> ((characters left, pieces), pieces) | None
         if pos == len(word):
-            return []
-        for end in sorted(names.get(pos, ()), reverse=True):
-            rest = split(end)
-            if rest is not None:
-                return [(word[pos:end], names[pos][end]), *rest]
-        return None
+            return (0, 0), ()
+        options = []
+        for end, cids in sorted(known.get(pos, {}).items(), reverse=True):  # (longest first)
+            if rest := split(end, False):
+                options.append(((rest[0][0], rest[0][1] + 1), ((pos, end, tuple(cids)), *rest[1])))
+        for end in () if after_other else range(pos + 2, len(word) + 1):
+            if (
+                (end == len(word) or end in known)
+                and word[pos:end].isalnum()
+                and (rest := split(end, True))
+            ):
+                cost = (rest[0][0] + end - pos, rest[0][1] + 1)
+                options.append((cost, ((pos, end, ()), *rest[1])))
+        return min(options, key=lambda option: option[0], default=None)  # (the first such)
 
-    pieces = split(0)
-    return pieces if pieces and len(pieces) > 1 else None
+    best = split(0, False) if known else None
+    if best is None or len(best[1]) < 2:
+        return None
+    return [(word[start:end], list(cids)) for start, end, cids in best[1]]
