@@ -86,19 +86,20 @@ def search(
 
     One concept, both languages: words that name a concept of the glossary (联邦学习,
     federated learning, FL) also find papers that speak of it only in other words or
-    the other language; those rank below literal matches. Names written together,
-    as Chinese is (大模型微调), bridge each, and so do the words around the particles
-    and question words run into them (大模型的强化学习, 如何微调大模型); a name with a
-    head noun run on is the name (车辆路径问题), or the name and the head in both
-    languages (联邦学习框架: framework); a common word is asked for in both languages
-    (梯度, gradient). --exact turns this off.
+    the other language; those rank below literal matches. Names and common words
+    written together, as Chinese is (大模型微调, 大模型训练), are asked for each, and so
+    are the words around the particles and question words run into them
+    (大模型的强化学习, 如何微调大模型); a name with a head noun run on is the name
+    (车辆路径问题); a common word is asked for in both languages (梯度, gradient;
+    联邦学习框架: framework). --exact turns this off.
 
     Pasted text works: a title pasted as it is finds its paper first, also as a .bib
     file writes it ($\\mu$P is μP) and whatever query words it holds (Attention Is
     NOT All You Need, year: A Benchmark), and so does an untitled paper's label as shown,
     (untitled) and all. A reference copied from a bibliography, authors and venue and
     all, finds the papers whose titles it holds. Common words (of, with, the…) are left out, and so
-    are a question's and a comparison's (what, how, vs: Adam vs SGD); LLM's is LLM;
+    are a question's and a comparison's (what, how, vs: Adam vs SGD; 如何, 的) and
+    what the library holds (muon papers, 关于Muon的论文); 或 is OR; LLM's is LLM;
     a plus between two words is a space (联邦学习+大模型); two words typed apart also
     find the word written solid (sign SGD finds SignSGD); a year, a venue or a category
     as a word is that field too (muon ICLR 2026, 优化/理论);
