@@ -180,15 +180,38 @@ def test_a_piece_between_known_words_is_a_word_of_its_own(index):
     assert rewrite("量子联邦学习", glossary=glossary) == (
         "(量子联邦学习 OR (量子 AND (联邦学习 OR concept:federated-learning)))"
     )
-    assert rewrite("协方差矩阵", glossary=glossary) == "(协方差矩阵 OR (协方差 AND (矩阵 OR matrix)))"
+    assert (
+        rewrite("协方差矩阵", glossary=glossary) == "(协方差矩阵 OR (协方差 AND (矩阵 OR matrix)))"
+    )
 
 
 def test_the_papers_a_query_asks_for_are_not_a_word_of_it(index):
-    """"muon papers", "papers about muon" and 关于Muon的论文 found nothing: no paper holds
+    """ "muon papers", "papers about muon" and 关于Muon的论文 found nothing: no paper holds
     every word. What the library holds is what every query asks for."""
     muon = ids(search(index, "muon"))
     for typed in ("muon papers", "papers about muon", "Muon论文", "关于Muon的论文", "如何 muon"):
         assert ids(search(index, typed)) == muon, typed
+
+
+@pytest.mark.parametrize(
+    ("typed", "written"),
+    [("fl", "FL"), ("vrp", "VRP"), ("gnn", "GNN"), ("zo", "ZO"), ("cot", "CoT")],
+)
+def test_an_abbreviation_typed_in_lower_case_is_the_abbreviation(index, typed, written):
+    """A text must write an abbreviation as it is written (FL, not "fl"), but a user types
+    in lower case: fl found 1 paper, FL 5."""
+    assert ids(search(index, typed)) == ids(search(index, written))
+
+
+def test_an_abbreviation_that_is_also_an_english_word_is_the_word_in_lower_case(index):
+    from papercli.search.querylang import rewrite
+
+    glossary = index.query_glossary()
+    assert rewrite("clip zero", glossary=glossary) == "clip zero"  # (not CLIP, ZeRO)
+    assert rewrite("CLIP", glossary=glossary) == (
+        "(CLIP OR concept:contrastive-language-image-pretraining)"
+    )
+    assert rewrite("moe", glossary=glossary) == "(moe OR concept:mixture-of-experts)"
 
 
 def test_a_category_that_is_also_a_concepts_name_finds_both(index):

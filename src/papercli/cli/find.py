@@ -85,7 +85,7 @@ def search(
       muon -adam  muon +adam  -word excludes, +word requires (as in web search)
 
     One concept, both languages: words that name a concept of the glossary (联邦学习,
-    federated learning, FL) also find papers that speak of it only in other words or
+    federated learning, FL, fl) also find papers that speak of it only in other words or
     the other language; those rank below literal matches. Names and common words
     written together, as Chinese is (大模型微调, 大模型训练), are asked for each, and so
     are the words around the particles and question words run into them

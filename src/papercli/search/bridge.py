@@ -55,7 +55,8 @@ def _bridge_run(
     # piece starts in the text matched, and which of *words* it is, or comes before.
     matched, typed, where, owner = [], [], [], []
     for k, word in enumerate(words):
-        for piece, spelt in [*((gap, gap) for gap in gaps[k]), (word, american_as_typed(word))]:
+        spelt_word = glossary.abbreviation(word) or american_as_typed(word)  # (fl: FL)
+        for piece, spelt in [*((gap, gap) for gap in gaps[k]), (word, spelt_word)]:
             where.append(sum(len(p) + 1 for p in matched))
             matched.append(spelt)
             typed.append(piece)

@@ -327,12 +327,18 @@ class Coordination:
                     out.setdefault(cid, text[first.start() : words[last].end()])
 
 
+# Abbreviations that are also English words: typed in lower case, the word is meant (clip
+# a gradient, zero-shot, reinforce), not CLIP, ZeRO, REINFORCE.
+LOWER_CASE_WORDS = frozenset({"clip", "zero", "reinforce", "soap", "rag", "glove"})
+
+
 class QueryGlossary:
     """The compiled glossary read back for a query: only the candidate concepts are
     turned into matchers."""
 
     def __init__(self, data: dict) -> None:
         self.data = data
+        self._abbreviations: dict[str, str] | None = None  # lower case -> as written
 
     @classmethod
     def load(cls, folder: Path) -> QueryGlossary | None:
@@ -349,6 +355,21 @@ class QueryGlossary:
     def concept(self, cid: str) -> Concept | None:
         spec = self.data["concepts"].get(cid)
         return Concept(cid, *spec, source="") if spec else None
+
+    def abbreviation(self, word: str) -> str | None:
+        """The abbreviation a query word typed in lower case stands for (fl is FL, moe MoE,
+        vrp VRP: a text must write an abbreviation as it is written, a user need not),
+        or None; never one that is also an English word (clip, zero: ``LOWER_CASE_WORDS``)."""
+        if not word.islower() or not word.isascii() or word in LOWER_CASE_WORDS:
+            return None
+        if self._abbreviations is None:
+            self._abbreviations = {
+                term.lower(): term
+                for en, _zh, _exclude in self.data["concepts"].values()
+                for term in en
+                if " " not in term and sum(c.isupper() for c in term) >= 2
+            }
+        return self._abbreviations.get(word)
 
     def words(self) -> set[str]:
         """Every word of the concepts' English names and abbreviations, in lower case (the
