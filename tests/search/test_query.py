@@ -175,6 +175,8 @@ def test_a_suggestion_is_a_known_word_for_an_unknown_one_and_finds_something(ind
     assert suggest(index, "reinforcment learning") == "reinforcement learning"
 
     assert suggest(index, "federatd zzzqqq") is None  # "federated zzzqqq" finds nothing
+    assert suggest(index, "a survey of federated learning") is None  # (it said "server")
+    assert suggest(index, "sapmle complexity") == "sample complexity"
     assert suggest(index, "federatd", Filters(year=1999)) is None  # nor in 1999
     assert suggest(index, "federatd", Filters(year=2026)) == "federated"
     # words of the glossary's names are words, where no paper has them: no "exerts", "more"

@@ -47,6 +47,16 @@ def test_suggest_prefers_the_most_frequent_word_within_the_distance():
     assert v.suggest("federatd", 2) == "federate"
 
 
+def test_a_typo_is_one_edit_two_letters_swapped_or_two_edits_in_a_long_word():
+    v = Vocabulary(Counter({"federated": 5, "sample": 2, "muon": 4, "server": 3, "learning": 3}))
+    assert v.correct("federatd") == "federated"
+    assert v.correct("sapmle") == "sample"  # (two edits, but one slip of the fingers)
+    assert v.correct("moun") == "muon"
+    assert v.correct("learnign") == "learning"
+    assert v.correct("survey") is None  # (two edits from "server": another word)
+    assert v.correct("muon") is None
+
+
 def test_ingest_counts_every_word_of_the_library_exactly(seeded_library):
     PaperIndex(seeded_library).open()
     stored = _stored(seeded_library)

@@ -316,8 +316,7 @@ def suggest(index: PaperIndex, text: str, filters: Filters | None = None) -> str
                 # library's own words, which come first)
                 vocabulary = Vocabulary({**dict.fromkeys(names, 0),
                                          **Vocabulary.load(index.dir).counts})  # fmt: skip
-            distance = 1 if len(word) <= 5 else 2  # "red" is not a typo of "and"
-            option = vocabulary.suggest(word.lower(), distance)
+            option = vocabulary.correct(word.lower())
             if option:
                 words[i] = typed.replace(word, option, 1)
                 changed = True

@@ -72,6 +72,23 @@ class Vocabulary:
         best = max(((self.counts[w], w) for w in options), default=None)
         return best[1] if best else None
 
+    def correct(self, word: str) -> str | None:
+        """The known word *word* is likeliest a typo of, or None: the most frequent word
+        one edit away (federatd: federated); else two letters swapped (sapmle: sample,
+        moun: muon, which the edit distance counts as two); else, for a word of eight
+        letters or more, two edits (learnign). Six letters two edits apart are as often
+        two words: "survey" is no typo of "server"."""
+        found = self.suggest(word, 1)
+        if found is None:
+            swapped = (
+                word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)
+            )
+            found = max(((self.counts[w], w) for w in swapped if w != word and w in self.counts),
+                        default=(0, None))[1]  # fmt: skip
+        if found is None and len(word) >= 8:
+            found = self.suggest(word, 2)
+        return found
+
     def near(self, word: str, maxdist: int) -> list[str]:
         """Every known word within *maxdist* edits of *word*, itself included.
 
