@@ -71,18 +71,20 @@ _JOINING_PLUS_RE = re.compile(r"(?<=[^\W_])\+(?=[^\W_])")
 _POSSESSIVE_RE = re.compile(r"(?<=\w)['’][sS]$")
 # Words a query asks with, indexed but never what it looks for: a question (what is muon,
 # a pasted title "… When Does It Outperform SGD?"), a comparison (Adam vs SGD found
-# nothing: no paper writes "vs"), or what the library holds (papers about muon, muon
-# papers: "paper" is in most abstracts, "In this paper"). Left out like the common words.
+# nothing: no paper writes "vs"), or what the library holds (recent papers about muon,
+# muon papers: "paper" is in most abstracts, "In this paper"). Left out like the common
+# words.
 # Chinese words that join or frame the words a query is about (的, 和, 基于, 如何, 什么是)
 # and the words for what a library holds (论文, 文章: "papers"), longest first: left out
 # where they stand apart, and a run of Chinese is cut at them (``search.bridge``).
 CHINESE_FUNCTION_WORDS = ("什么是", "为什么", "中的", "之中", "以及", "或者", "基于", "用于",
-                          "对于", "关于", "通过", "利用", "什么", "如何", "怎么", "怎样", "哪些",
-                          "是否", "论文", "文章", "的", "和", "与", "及", "或")  # fmt: skip
+                          "对于", "关于", "通过", "利用", "使用", "什么", "如何", "怎么", "怎样",
+                          "哪些", "是否", "论文", "文章", "的", "和", "与", "及", "或",
+                          "用")  # fmt: skip
 _CHINESE_OR = ("或", "或者")  # between two words: OR (联邦学习 或 大模型)
 ASKING_WORDS = frozenset(
     "what which how why when where who whom whose does do did can could should would "
-    "vs versus about paper papers article articles".split()
+    "vs versus about paper papers article articles recent latest".split()
 ) | frozenset(CHINESE_FUNCTION_WORDS)
 _BARE_YEAR_RE = re.compile(r"(?:19|20)\d\d")
 _LATIN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*")
