@@ -358,9 +358,9 @@ class QueryGlossary:
 
     def abbreviation(self, word: str) -> str | None:
         """The abbreviation a query word typed in lower case stands for (fl is FL, moe MoE,
-        vrp VRP: a text must write an abbreviation as it is written, a user need not),
+        llms LLMs: a text must write an abbreviation as it is written, a user need not),
         or None; never one that is also an English word (clip, zero: ``LOWER_CASE_WORDS``)."""
-        if not word.islower() or not word.isascii() or word in LOWER_CASE_WORDS:
+        if not word.islower() or not word.isascii() or word.removesuffix("s") in LOWER_CASE_WORDS:
             return None
         if self._abbreviations is None:
             self._abbreviations = {
@@ -369,7 +369,10 @@ class QueryGlossary:
                 for term in en
                 if " " not in term and sum(c.isupper() for c in term) >= 2
             }
-        return self._abbreviations.get(word)
+        found = self._abbreviations.get(word)
+        if found is None and word.endswith("s") and (one := self._abbreviations.get(word[:-1])):
+            found = one + "s"  # (llms: LLMs, as a text's plural matches)
+        return found
 
     def words(self) -> set[str]:
         """Every word of the concepts' English names and abbreviations, in lower case (the

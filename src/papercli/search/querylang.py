@@ -352,6 +352,12 @@ def _read_latex(text: str) -> str:
     return latex_to_text(text)
 
 
+def _normalize(text: str) -> str:
+    from ..text.variants import normalize
+
+    return normalize(text)
+
+
 def _field(name: str) -> str:
     return FIELD_ALIASES.get(name.lower(), name.lower())
 
@@ -371,7 +377,8 @@ def _word(tok: str, common: list[str], signed: bool = True) -> str:
         tok = " ".join(tok.replace("~", " ").split())  # read it as 5 edits of "1.4": 2.5 s
     if not tok.strip("*?~") or not any(c.isalnum() or c == "∇" for c in tok):
         return ""  # (only signs: √, +, →; the index holds no such word)
-    if tok.lower() in STOP_WORDS or tok.lower() in ASKING_WORDS:
+    folded = tok.lower() if tok.isascii() else _normalize(tok).lower()  # (關於 is 关于)
+    if folded in STOP_WORDS or folded in ASKING_WORDS:
         common.append(tok.lower())
         return ""
     if tok.isascii() and tok.isalpha():  # (the text is indexed so; the tag field is not)
