@@ -149,6 +149,8 @@ def test_tag_without_aliases_matches_nothing():
 
 def test_resolve_in_both_languages(tax):
     assert tax.resolve("联邦学习") == "federated-learning"
+    assert tax.resolve("聯邦學習") == "federated-learning"  # (Traditional: search found it,
+    assert tax.resolve("ＦＬ") == "federated-learning"  # list --tag did not)
     assert tax.resolve("Federated Learning") == "federated-learning"
     assert tax.resolve("federated-learning") == "federated-learning"
     assert tax.resolve("FEDERATED  learning") == "federated-learning"

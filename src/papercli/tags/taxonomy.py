@@ -227,10 +227,16 @@ class Taxonomy:
         return [*tag.en, *tag.zh] if tag else []
 
     def resolve(self, name: str) -> str | None:
-        """The tag an alias names, in either language: 联邦学习 → federated-learning."""
+        """The tag an alias names, in either language and either Chinese script: 联邦学习
+        and 聯邦學習 → federated-learning."""
         if name in self.tags:
             return name
-        return self._aliases.get(fold_key(name))
+        found = self._aliases.get(fold_key(name))
+        if found is None and not name.isascii():
+            from ..text.variants import normalize
+
+            found = self._aliases.get(fold_key(normalize(name)))
+        return found
 
     @cached_property
     def _needles(self) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
