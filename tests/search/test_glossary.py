@@ -186,6 +186,16 @@ def test_a_piece_between_known_words_is_a_word_of_its_own(index):
     )
 
 
+def test_a_passage_pasted_without_spaces_is_cut_however_long(index):
+    """Chinese pasted as one run of 3,200 characters: the cut recursed once a piece and
+    ended in a RecursionError (an internal error, exit 70)."""
+    from papercli.search.querylang import rewrite
+
+    glossary = index.query_glossary()
+    rewritten = rewrite("训练数据" * 800, glossary=glossary)
+    assert rewritten.count("(训练 OR training)") == 800
+
+
 def test_the_papers_a_query_asks_for_are_not_a_word_of_it(index):
     """ "muon papers", "papers about muon" and 关于Muon的论文 found nothing: no paper holds
     every word. What the library holds is what every query asks for."""

@@ -7,11 +7,12 @@ syntax, each run that names a concept as ``((its words) OR concept:id)``, and *b
 (concept id -> the query's words that named it) for the snippets' arrows.
 
 A name is read with the common words left out of the query (mixture of experts). Chinese
-runs its words together: a word made of names (大模型微调), or of words around the particles
-and question words run into them (大模型的强化学习, 如何微调大模型), is the phrase as
-written or its pieces each, and a name with a head noun written on is the name (收敛性 is
-收敛, 车辆路径问题 is 车辆路径), or the name and the head (联邦学习框架: 框架 or framework).
-A common word, no name, is asked for in both languages (梯度 or gradient: ``WORDS``).
+runs its words together: a word made of names and common words (大模型微调, 大模型训练,
+联邦学习框架), or of words around the particles and question words run into them
+(大模型的强化学习, 如何微调大模型), is the phrase as written or its pieces each, and a name
+with a head noun written on is the name (收敛性 is 收敛, 车辆路径问题 is 车辆路径). A common
+word, no name, is asked for in both languages (梯度 or gradient: ``WORDS``), and an
+abbreviation typed in lower case is the abbreviation (fl: FL).
 """
 
 from __future__ import annotations
@@ -211,16 +212,20 @@ def _around_function_words(word: str, glossary) -> list[str] | None:
     return pieces
 
 
+# The longest piece of neither kind a cut leaves between two known words (a word, as
+# 量子 or Muon, not a phrase: a passage of 3,200 characters was cut in 2 s without a bound)
+_LONGEST_OTHER = 12
+
+
 def _compound(word: str, glossary) -> list[tuple[str, list[str]]] | None:
     """A Chinese word that is the glossary's names and common words (``WORDS``) written
     together, as Chinese is, without a space, as its pieces with the concepts each names:
     大模型微调 is 大模型 and 微调, 大模型训练 大模型 and 训练 (training), 量子联邦学习 量子
     and 联邦学习. Between two such words, or before or after one, a piece of two letters or
-    more is a word of its own (量子); one is no word (协 of 协方差), nor is punctuation. The cut
-    leaves the fewest characters outside the known words, then takes the fewest and
-    longest of them.
-    None for a word that is not two pieces or more."""
-    import functools
+    more is a word of its own (量子), up to twelve; one is no word (协 of 协方差), nor is
+    punctuation. The cut leaves the fewest characters outside the known words, then takes
+    the fewest and longest of them. None for a word that is not two pieces or more."""
+    from bisect import bisect_left, bisect_right
 
     from ..text import has_cjk
 
@@ -233,25 +238,31 @@ def _compound(word: str, glossary) -> list[tuple[str, list[str]]] | None:
         for m in re.finditer(re.escape(common), word):
             known.setdefault(m.start(), {}).setdefault(m.end(), [])
 
-    @functools.cache
-    def split(pos: int, after_other: bool):  # -> ((characters left, pieces), pieces) | None
-        if pos == len(word):
-            return (0, 0), ()
-        options = []
-        for end, cids in sorted(known.get(pos, {}).items(), reverse=True):  # (longest first)
-            if rest := split(end, False):
-                options.append(((rest[0][0], rest[0][1] + 1), ((pos, end, tuple(cids)), *rest[1])))
-        for end in () if after_other else range(pos + 2, len(word) + 1):
-            if (
-                (end == len(word) or end in known)
-                and word[pos:end].isalnum()
-                and (rest := split(end, True))
-            ):
-                cost = (rest[0][0] + end - pos, rest[0][1] + 1)
-                options.append((cost, ((pos, end, ()), *rest[1])))
-        return min(options, key=lambda option: option[0], default=None)  # (the first such)
-
-    best = split(0, False) if known else None
-    if best is None or len(best[1]) < 2:
+    # best[after_other][pos]: the cheapest cut of word[pos:] (characters left outside the
+    # known words, pieces) and its first piece (end, concepts or None for a piece of
+    # neither kind), after such a piece or not; filled from the end and followed from the
+    # start, without recursion: a pasted passage may hold thousands of characters
+    n = len(word)
+    starts = [*sorted(known), n]  # (where a piece of neither kind may end)
+    best: dict[bool, list] = {False: [None] * (n + 1), True: [None] * (n + 1)}
+    best[False][n] = best[True][n] = ((0, 0), None)
+    for pos in range(n - 1, -1, -1):
+        for after_other in (True, False):
+            options = []
+            for end, cids in sorted(known.get(pos, {}).items(), reverse=True):  # longest first
+                if rest := best[False][end]:
+                    options.append(((rest[0][0], rest[0][1] + 1), (end, cids)))
+            first, last = bisect_left(starts, pos + 2), bisect_right(starts, pos + _LONGEST_OTHER)
+            for end in () if after_other else starts[first:last]:
+                rest = best[True][end]
+                if rest and word[pos:end].isalnum():
+                    options.append(((rest[0][0] + end - pos, rest[0][1] + 1), (end, None)))
+            best[after_other][pos] = min(options, key=lambda o: o[0], default=None)
+    if not known or best[False][0] is None or best[False][0][0][1] < 2:
         return None
-    return [(word[start:end], list(cids)) for start, end, cids in best[1]]
+    pieces, pos, after_other = [], 0, False
+    while pos < n:
+        end, cids = best[after_other][pos][1]
+        pieces.append((word[pos:end], cids or []))
+        pos, after_other = end, cids is None
+    return pieces
