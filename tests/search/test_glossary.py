@@ -186,6 +186,21 @@ def test_a_piece_between_known_words_is_a_word_of_its_own(index):
     )
 
 
+def test_a_word_excluded_excludes_what_the_word_finds(index):
+    """-LLM left 1 of the 7 papers on reinforcement learning, -大模型 all 7: an excluded
+    word was read as written, though the same word searched for finds the papers that say
+    it in the other language or other words."""
+    rl = ids(search(index, "强化学习"))
+    assert ids(search(index, "强化学习 -大模型")) == rl - ids(search(index, "大模型")) != rl
+    assert ids(search(index, "强化学习 -大模型")) == ids(search(index, "强化学习 -LLM"))
+    assert ids(search(index, "强化学习 -大模型")) == ids(search(index, "强化学习 NOT 大模型"))
+    assert ids(search(index, "optimizer -fl")) == ids(search(index, "optimizer -联邦学习"))
+    as_written = ids(search(index, "强化学习", exact=True)) - ids(
+        search(index, "大模型", exact=True)
+    )
+    assert ids(search(index, "强化学习 -大模型", exact=True)) == as_written  # (--exact: as written)
+
+
 def test_a_passage_pasted_without_spaces_is_cut_however_long(index):
     """Chinese pasted as one run of 3,200 characters: the cut recursed once a piece and
     ended in a RecursionError (an internal error, exit 70)."""

@@ -86,7 +86,8 @@ def search(
 
     One concept, both languages: words that name a concept of the glossary (联邦学习,
     federated learning, FL, fl) also find papers that speak of it only in other words or
-    the other language; those rank below literal matches. Names and common words
+    the other language; those rank below literal matches, and -大模型 excludes what
+    大模型 finds (the papers that say LLM too). Names and common words
     written together, as Chinese is (大模型微调, 大模型训练), are asked for each, and so
     are the words around the particles and question words run into them
     (大模型的强化学习, 如何微调大模型); a name with a head noun run on is the name

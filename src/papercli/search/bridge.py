@@ -23,15 +23,27 @@ from .querylang import CHINESE_FUNCTION_WORDS
 
 
 def bridge(
-    out: list[str], bridgeable: set[int], glossary, bridges: dict, gaps: dict[int, list[str]]
+    out: list[str],
+    bridgeable: set[int],
+    glossary,
+    bridges: dict,
+    gaps: dict[int, list[str]],
+    negated: set[int] = frozenset(),
 ) -> list[tuple[str, int, int]]:
     """Each run of plain words that names a concept (``federated learning``, ``联邦学习``,
     ``LLMs``) becomes ``((federated AND learning) OR concept:federated-learning)``. A name
     is read with the common words left out of the query (*gaps*: position -> those words
-    before it), so ``mixture of experts`` and ``edge of stability`` name theirs. Each token
-    comes with the positions in *out* of the words it stands for (start, end)."""
+    before it), so ``mixture of experts`` and ``edge of stability`` name theirs. A word
+    excluded (*negated*: ``NOT 大模型``, typed ``-大模型``) excludes what it would find,
+    on its own. Each token comes with the positions in *out* of the words it stands for
+    (start, end)."""
     result, i = [], 0
     while i < len(out):
+        if i in negated:  # (-大模型 excludes the papers that say LLM, as -LLM does)
+            ((tok, _start, _end),) = _bridge_run([out[i].removeprefix("NOT ")], glossary, {}, [[]])
+            result.append((f"NOT {tok}", i, i + 1))
+            i += 1
+            continue
         if i not in bridgeable:
             result.append((out[i], i, i + 1))
             i += 1

@@ -207,6 +207,7 @@ def rewrite(
     common: list[str] = []  # stop words left out
     gaps: dict[int, list[str]] = {}  # position in *out* -> the stop words left out before it
     bridgeable: set[int] = set()  # positions in *out* of plain words (see _bridge)
+    negated: set[int] = set()  # and of the plain words excluded (-大模型)
     categorized: dict[int, str] = {}  # positions in *out* of words that name a category
     latin: set[int] = set()  # positions in *out* of plain Latin words (see _solid)
     for n, tok in enumerate(tokens):
@@ -265,8 +266,8 @@ def rewrite(
                 categorized[len(out)] = named
             if plain and not sign and not named and _LATIN_WORD_RE.fullmatch(word):
                 latin.add(len(out))
-            if plain and not sign and glossary is not None:
-                bridgeable.add(len(out))
+            if plain and glossary is not None and not (sign and named):
+                (negated if sign else bridgeable).add(len(out))
         out.append(tok)
     if depth:
         raise UsageError(f"'(' without ')' in {quoted(text)}")
@@ -279,10 +280,11 @@ def rewrite(
         raise UsageError(f"the query {quoted(text)} has no words to search for")
     joined = _solid(out, latin, gaps, solid)
     pieces = [(tok, n, n + 1) for n, tok in enumerate(out)]  # (token, its words in *out*)
-    if bridgeable:
+    if bridgeable or negated:
         from .bridge import bridge
 
-        pieces = bridge(out, bridgeable, glossary, {} if bridges is None else bridges, gaps)
+        pieces = bridge(out, bridgeable, glossary, {} if bridges is None else bridges, gaps,
+                        negated)  # fmt: skip
     result: list[str] = []
     for k, (tok, n, end) in enumerate(pieces):
         if n in categorized and end - n == 1:
