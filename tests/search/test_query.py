@@ -192,6 +192,8 @@ def test_the_word_no_paper_has_with_the_others_is_named(index):
     assert without_one(index, text) == ("reduce", "communication distributed training", 3)
     assert without_one(index, text, Filters(year=1999)) is None  # (nothing even without it)
     assert without_one(index, "muon zzqq") is None  # (two words: the other is the query)
+    # Chinese written as one run is read as several words, which the user cannot see
+    assert without_one(index, "基于扩散模型的语言生成") == ("语言生成", "扩散模型", 2)
     assert without_one(index, '"muon adam" zzqq sgd') is None  # (a phrase: as asked)
     assert without_one(index, "muon optimizer zzqq -adam") == ("zzqq", "muon optimizer -adam", 2)
 

@@ -116,19 +116,36 @@ def _unnamed(word: str, glossary, bridges: dict) -> str:
     cut = _around_function_words(word, glossary) or [word]
     parts = []
     for piece in cut:
-        named = _names(piece, glossary)
-        if named:
-            inner = [(piece, named)]
-        elif piece in WORDS:
-            inner = None
-        else:  # (组合优化大模型问题: names and a head that says nothing more)
-            stem = _headless(piece)
-            inner = (stem and _compound(stem, glossary)) or _compound(piece, glossary)
+        inner = _inner(piece, glossary)
         parts.append(f"({piece} OR ({_each(inner, bridges)}))" if inner
                      else _in_both_languages(piece))  # fmt: skip
     if len(cut) == 1:
         return parts[0]
     return f"({word} OR ({' AND '.join(parts)}))"
+
+
+def words_of_run(word: str, glossary) -> list[str]:
+    """The words a query's *word* is read as: a Chinese run cut at its function words and
+    into its names and common words (基于扩散模型的语言生成: 扩散模型, 语言生成), for the
+    message that names the word to leave out; ``[word]`` for any other."""
+    out = []
+    for piece in _around_function_words(word, glossary) or [word]:
+        inner = _inner(piece, glossary)
+        out += [p for p, _cids in inner] if inner else [piece]
+    return out
+
+
+def _inner(piece: str, glossary) -> list[tuple[str, list[str]]] | None:
+    """*piece* as the concepts it names as a whole, or as its names and common words
+    (``_compound``), each with the concepts it names; None for a common word or a piece
+    that is neither."""
+    named = _names(piece, glossary)
+    if named:
+        return [(piece, named)]
+    if piece in WORDS:
+        return None
+    stem = _headless(piece)  # (组合优化大模型问题: names and a head that says nothing more)
+    return (stem and _compound(stem, glossary)) or _compound(piece, glossary)
 
 
 def _names(word: str, glossary) -> list[str]:

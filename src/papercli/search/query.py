@@ -336,16 +336,22 @@ def without_one(
     how many papers they match (within *filters*), leaving out the word whose absence
     matches the fewest papers but some ("how to reduce communication in distributed
     training": no paper says "reduce"). Only for words searched as words (no phrases,
-    fields or operators), three to eight of them; None when no one word is to blame."""
-    from ..text import STOP_WORDS
+    fields or operators), three to eight of them, or two to eight where Chinese written as
+    one run is read as several (基于扩散模型的语言生成: 扩散模型, 语言生成, which the user
+    cannot see); None when no one word is to blame."""
+    from ..text import STOP_WORDS, has_cjk
+    from .bridge import words_of_run
     from .querylang import ASKING_WORDS, OPERATORS
 
     if any(c in text for c in '"():') or OPERATORS.intersection(text.split()):
         return None
     signed = [w for w in text.split() if w[:1] in "+-"]  # (-adam: kept, never left out)
-    words = [w for w in text.split() if w not in signed
+    typed = [w for w in text.split() if w not in signed
              and w.strip("?!.,;").lower() not in STOP_WORDS | ASKING_WORDS]  # fmt: skip
-    if not 3 <= len(words) <= 8:  # (a pasted passage would take a search a word)
+    glossary = index.query_glossary() if any(has_cjk(w) for w in typed) else None
+    words = [p for w in typed for p in (words_of_run(w, glossary) if glossary else [w])]
+    fewest = 2 if len(words) > len(typed) else 3  # (two words typed: the other is the query)
+    if not fewest <= len(words) <= 8:  # (a pasted passage would take a search a word)
         return None
     extra = _filter_query(filters or Filters())
 
