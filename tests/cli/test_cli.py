@@ -614,6 +614,36 @@ def test_a_signal_that_lands_in_a_finalizer_still_interrupts_the_command(signum,
     assert (result.stdout, result.stderr) == (f"went on\n{raised}\n", "")
 
 
+SIGNAL_IN_A_WEAKREF_CALLBACK = """
+import signal, sys, time
+from papercli.cli import _interrupted
+
+# The frame of the callback by which a WeakValueDictionary drops an entry (weakref.py's
+# remove): an exception raised there is printed and dropped, as in a __del__
+code = compile("def remove(wr):\\n    return sys._getframe()\\n", "/usr/lib/weakref.py", "exec")
+namespace = {"sys": sys}
+exec(code, namespace)
+try:
+    _interrupted(int(sys.argv[1]), namespace["remove"](None))  # (as the signal module calls it)
+    sys.stdout.write("went on\\n")
+    time.sleep(5)
+    print("not interrupted")
+except KeyboardInterrupt as exc:
+    print(type(exc).__name__)
+"""
+
+
+@pytest.mark.parametrize(("signum", "raised"), [(2, "KeyboardInterrupt"), (15, "Terminated")],
+                         ids=["SIGINT", "SIGTERM"])  # fmt: skip
+def test_a_signal_that_lands_in_a_weakref_callback_still_interrupts_the_command(signum, raised):
+    """CI saw a SIGTERM land in WeakValueDictionary's callback at the end of an ingest: the
+    Terminated raised there was printed as "Exception ignored in" with its traceback, and
+    the ingest ended 0. It is raised once the callback has returned, as from a __del__."""
+    result = subprocess.run([sys.executable, "-c", SIGNAL_IN_A_WEAKREF_CALLBACK, str(signum)],
+                            capture_output=True, text=True, timeout=30)  # fmt: skip
+    assert (result.stdout, result.stderr) == (f"went on\n{raised}\n", "")
+
+
 CLEAN_UP_INTERRUPTED = """
 import os, shutil, signal, sys
 from papercli.cli import main

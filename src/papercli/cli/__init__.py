@@ -23,11 +23,17 @@ import os
 import signal
 import sys
 
+# Where Python calls back while an object goes away: a weakref's callback (the one that
+# drops a WeakValueDictionary's entry, WeakSet's) runs in these modules.
+_WEAKREF_FILES = ("weakref.py", "_weakrefset.py")
+
 
 def _in_finalizer(frame) -> bool:
-    """Whether the code that ``frame`` runs was called by a ``__del__``."""
+    """Whether the code that ``frame`` runs was called by a ``__del__`` or a weakref's
+    callback: an exception raised there is printed and dropped, not raised."""
     while frame is not None:
-        if frame.f_code.co_name == "__del__":
+        code = frame.f_code
+        if code.co_name == "__del__" or code.co_filename.endswith(_WEAKREF_FILES):
             return True
         frame = frame.f_back
     return False
@@ -41,7 +47,8 @@ def _interrupted(signum, frame) -> None:
     if _in_finalizer(frame) and hasattr(signal, "setitimer"):
         # Python prints an exception raised in a __del__ as "Exception ignored in ..." and
         # drops it, so the command would go on and end 0 with a traceback on stderr (CI saw
-        # a SIGTERM land in Whoosh's lock's __del__). Raise it a moment later instead.
+        # a SIGTERM land in Whoosh's lock's __del__, and once in WeakValueDictionary's
+        # callback, at the end of an ingest). Raise it a moment later instead.
         signal.signal(signal.SIGALRM, lambda _alarm, later: _interrupted(signum, later))
         signal.setitimer(signal.ITIMER_REAL, 0.001)
         return
