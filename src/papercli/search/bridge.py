@@ -194,14 +194,19 @@ WORDS = {
     "剪枝": ("pruning",), "扩散": ("diffusion",),
 }  # fmt: skip
 _ENGLISH_WORDS = {en.lower(): zh for zh, ens in WORDS.items() for en in ens}
+# A paper found by a word's translation only ranks below those that write the word, as one
+# found only through the glossary does (schema.CONCEPT_BOOST). At full weight 梯度 listed
+# 74 pairs of its 26 hits out of that order (a title saying "Gradient" counts 4), and
+# "training" 112; at 0.2, 梯度 3; at 0.05 none of the 19 queries of WORDS measured.
+TRANSLATION_BOOST = 0.05
 
 
 def _in_both_languages(word: str) -> str:
     """*word*, or it and its rendering in the other language (a common word: ``WORDS``)."""
     if word in WORDS:
-        return f"({word} OR {' OR '.join(WORDS[word])})"
+        return f"({word} OR {' OR '.join(f'{w}^{TRANSLATION_BOOST}' for w in WORDS[word])})"
     if (chinese := _ENGLISH_WORDS.get(word.lower())) is not None:
-        return f"({word} OR {chinese})"
+        return f"({word} OR {chinese}^{TRANSLATION_BOOST})"
     return word
 
 
