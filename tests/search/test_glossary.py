@@ -157,6 +157,23 @@ def test_a_paper_found_by_a_words_translation_only_ranks_below_those_that_write_
     assert ranked == sorted(ranked, reverse=True) and False in ranked and True in ranked
 
 
+def test_a_paper_found_by_a_words_translation_only_says_so(index):
+    """Its snippet shows how it matched, as one found through the glossary does: 梯度 →
+    gradient (it showed an English passage, with no word of the query's in it)."""
+    from papercli.search.snippets import plain
+
+    for typed, rendering in (("梯度", "gradient"), ("gradient", "梯度")):
+        written = ids(search(index, typed, exact=True))
+        rendered = [h for h in search(index, typed) if h.id not in written]
+        assert rendered, typed
+        for hit in rendered:
+            head, _, passage = plain(hit.snippet).partition(": ")
+            assert head == f"{typed} → {rendering}" and rendering in passage.lower(), hit.id
+    heads = {plain(h.snippet).partition(": ")[0] for h in search(index, "大模型训练")}
+    assert "大模型 → language model, 训练 → training" in heads  # (MuonBP: both ways at once)
+    assert all(h.snippet for h in search(index, "采样"))  # ("samples": no arrow, a passage)
+
+
 @pytest.mark.parametrize(
     ("typed", "english"),
     [("联邦学习框架", "federated learning framework"), ("FL框架", "FL framework"),

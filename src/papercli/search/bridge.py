@@ -118,7 +118,7 @@ def _unnamed(word: str, glossary, bridges: dict) -> str:
     for piece in cut:
         inner = _inner(piece, glossary)
         parts.append(f"({piece} OR ({_each(inner, bridges)}))" if inner
-                     else _in_both_languages(piece))  # fmt: skip
+                     else _in_both_languages(piece, bridges))  # fmt: skip
     if len(cut) == 1:
         return parts[0]
     return f"({word} OR ({' AND '.join(parts)}))"
@@ -199,15 +199,20 @@ _ENGLISH_WORDS = {en.lower(): zh for zh, ens in WORDS.items() for en in ens}
 # 74 pairs of its 26 hits out of that order (a title saying "Gradient" counts 4), and
 # "training" 112; at 0.2, 梯度 3; at 0.05 none of the 19 queries of WORDS measured.
 TRANSLATION_BOOST = 0.05
+TRANSLATED = "word:"  # (a key of *bridges* for a rendering, beside the concepts' ids)
 
 
-def _in_both_languages(word: str) -> str:
-    """*word*, or it and its rendering in the other language (a common word: ``WORDS``)."""
-    if word in WORDS:
-        return f"({word} OR {' OR '.join(f'{w}^{TRANSLATION_BOOST}' for w in WORDS[word])})"
-    if (chinese := _ENGLISH_WORDS.get(word.lower())) is not None:
-        return f"({word} OR {chinese}^{TRANSLATION_BOOST})"
-    return word
+def _in_both_languages(word: str, bridges: dict) -> str:
+    """*word*, or it and its rendering in the other language (a common word: ``WORDS``),
+    noted in *bridges* as ``TRANSLATED`` + the rendering -> *word* (for the snippet's
+    arrow: 梯度 → gradient)."""
+    chinese = _ENGLISH_WORDS.get(word.lower())
+    renderings = WORDS.get(word) or ((chinese,) if chinese else ())
+    if not renderings:
+        return word
+    for rendering in renderings:
+        bridges.setdefault(TRANSLATED + rendering, word)
+    return f"({word} OR {' OR '.join(f'{r}^{TRANSLATION_BOOST}' for r in renderings)})"
 
 
 def _each(pieces: list[tuple[str, list[str]]], bridges: dict) -> str:
@@ -217,7 +222,7 @@ def _each(pieces: list[tuple[str, list[str]]], bridges: dict) -> str:
         for cid in cids:
             bridges.setdefault(cid, piece)
         concepts = " OR ".join(f"concept:{c}" for c in cids)
-        out.append(f"({piece} OR {concepts})" if cids else _in_both_languages(piece))
+        out.append(f"({piece} OR {concepts})" if cids else _in_both_languages(piece, bridges))
     return " AND ".join(out)
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from ..errors import UsageError
 from ..store.links import link_key
 from ..tags.taxonomy import Taxonomy
+from .bridge import TRANSLATED, TRANSLATION_BOOST
 from .hits import Hit
 from .index import PaperIndex
 from .pasted import cited_titles, named_paper
@@ -211,6 +212,9 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells) -> Iterator
         terms = snippets.query_terms(text_q, searcher.reader())
         # the papers the query as written matches: the others were found through the glossary
         literal = set(searcher.docs_for_query(_literal(q))) if bridges else None
+        rendered = {
+            key: key.removeprefix(TRANSLATED) for key in bridges if key.startswith(TRANSLATED)
+        }  # (梯度 → gradient: as the paper's words)
         first = list(index.stream(pasted, 3, searcher=searcher)) if pasted is not None else []
         if limit is not None:
             limit -= len(first)
@@ -220,7 +224,10 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells) -> Iterator
             texts = {name: hit.text(name) for name in ("abstract", "summary_zh")}
             if literal is not None and not _literal_match(index, q, hit, literal):
                 texts["title"] = hit.text("title")
-                hit.snippet = snippets.bridged(texts, bridges, hit.concepts, snippet_cells)
+                found = {**rendered, **hit.concepts} if rendered else hit.concepts
+                hit.snippet = snippets.bridged(texts, bridges, found, snippet_cells) or (
+                    snippets.snippet(texts, terms, snippet_cells)  # ("sampled" for 采样, a
+                )  # stem the rendering "sampling" is not written in)
             else:
                 hit.snippet = snippets.snippet(texts, terms, snippet_cells)
             hit.terms = terms
@@ -228,13 +235,17 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells) -> Iterator
 
 
 def _literal(q):
-    """*q* without its ``concept:`` alternatives: the query as written."""
+    """*q* without its ``concept:`` alternatives and a common word's renderings in the other
+    language (weighted ``TRANSLATION_BOOST``): the query as written."""
     from whoosh import query
+
+    def bridged(node) -> bool:
+        concept = isinstance(node, query.Term) and node.fieldname == "concept"
+        return concept or getattr(node, "boost", 1.0) == TRANSLATION_BOOST
 
     def strip(node):
         if isinstance(node, query.Or):
-            kept = [s for s in node.subqueries
-                    if not (isinstance(s, query.Term) and s.fieldname == "concept")]  # fmt: skip
+            kept = [s for s in node.subqueries if not bridged(s)]
             if len(kept) != len(node.subqueries):
                 return kept[0] if len(kept) == 1 else query.Or(kept)
         return node

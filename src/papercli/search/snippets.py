@@ -411,6 +411,10 @@ def _find(text: str, term: str) -> tuple[int, int] | None:
     start = text.find(term)
     if start != -1:
         return start, start + len(term)
+    if term.isascii() and len(lowered := text.lower()) == len(text):  # (a common word's
+        start = lowered.find(term.lower())  # rendering, as the query wrote it: "gradient"
+        if start != -1:  # for "Gradient")
+            return start, start + len(term)
     if text.isascii() and "_" not in text:
         return None
     normalized, origins = normalize_with_origins(text)
