@@ -128,9 +128,9 @@ def test_a_name_and_a_phrase_that_is_not_two_names_stay_whole(index):
     from papercli.search.querylang import rewrite
 
     glossary = index.query_glossary()
-    assert rewrite("大语言模型", glossary=glossary) == "(大语言模型 OR concept:llm)"
+    assert rewrite("大语言模型", glossary=glossary) == "(concept:llm ANDMAYBE 大语言模型)"
     assert rewrite("联邦学习框架", glossary=glossary) == (  # (a name and a head: below)
-        "(联邦学习框架 OR ((联邦学习 OR concept:federated-learning) AND (框架 OR framework^0.05)))"
+        "(联邦学习框架 OR ((concept:federated-learning ANDMAYBE 联邦学习) AND (框架 OR framework^0.05)))"
     )
 
 
@@ -206,7 +206,7 @@ def test_a_piece_between_known_words_is_a_word_of_its_own(index):
 
     glossary = index.query_glossary()
     assert rewrite("量子联邦学习", glossary=glossary) == (
-        "(量子联邦学习 OR (量子 AND (联邦学习 OR concept:federated-learning)))"
+        "(量子联邦学习 OR (量子 AND (concept:federated-learning ANDMAYBE 联邦学习)))"
     )
     assert (
         rewrite("协方差矩阵", glossary=glossary)
@@ -278,10 +278,10 @@ def test_a_category_that_is_also_a_concepts_name_finds_both(index):
     glossary = index.query_glossary()
     category = {"大语言模型": "大语言模型", "优化/理论": "优化/理论"}.get
     assert rewrite("大语言模型 优化/理论", glossary=glossary, category=category) == (
-        '((大语言模型 OR concept:llm) OR category:"大语言模型") (优化/理论 OR category:"优化/理论")'
+        '((concept:llm ANDMAYBE 大语言模型) OR category:"大语言模型") (优化/理论 OR category:"优化/理论")'
     )
     assert rewrite("大语言模型微调", glossary=glossary, category=category) == (
-        "(大语言模型微调 OR ((大语言模型 OR concept:llm) AND (微调 OR concept:fine-tuning)))"
+        "(大语言模型微调 OR ((concept:llm ANDMAYBE 大语言模型) AND (concept:fine-tuning ANDMAYBE 微调)))"
     )  # (a category only as a whole word)
 
 
@@ -566,6 +566,29 @@ def test_bare_tuili_bridges_to_reasoning_as_the_taxonomy_reads_it(index):
     assert marked(bridged["iclr2026-gmpo"]).startswith("推理 → reasoning: ")
     assert "iclr2026-ni-sampling" in ids(search(index, "inference efficiency"))
     assert "iclr2026-ni-sampling" not in bridged
+
+
+@pytest.mark.parametrize(
+    ("query", "paper", "where", "word"),
+    [("推理", "iclr2026-decost", "推理速度比元启发式快", "DeCoST"),  # (inference speed)
+     ("组合优化", "iclr2026-unifying-formal-explanations-complexity-theoretic",
+      "等组合优化关键性质", "explanations")],  # (submodularity: a property, no problem solved)
+)  # fmt: skip
+def test_a_chinese_name_finds_no_paper_that_writes_it_only_in_another_sense(
+    index, query, paper, where, word
+):
+    """Chinese writes its words together: a name stands also inside words of other senses,
+    which the glossary's exclusions tell apart. The word as written still finds the paper
+    with ``--exact``, a word excluded still excludes it, and the papers that write the name
+    rank first."""
+    assert where in index.get(paper).data["summary_zh"]
+    assert paper in ids(search(index, query, exact=True))
+    assert paper not in ids(search(index, query))
+    assert ids(search(index, word)) == {paper}
+    assert not search(index, f"{word} -{query}")
+    ranked = [h.id for h in search(index, query)]
+    literal = ids(search(index, query, exact=True)) - {paper}
+    assert set(ranked[: len(literal)]) == literal
 
 
 def test_quantify_is_not_quantization(index):

@@ -3,8 +3,9 @@ word run together with others is cut.
 
 In: the query's plain words as ``querylang.rewrite`` leaves them (the common words it left
 out noted as gaps), and the compiled glossary (``QueryGlossary``). Out: the words in Whoosh
-syntax, each run that names a concept as ``((its words) OR concept:id)``, and *bridges*
-(concept id -> the query's words that named it) for the snippets' arrows.
+syntax, each run that names a concept as ``((its words) OR concept:id)`` (a Chinese name
+as ``(concept:id ANDMAYBE 名字)``: ``_named``), and *bridges* (concept id -> the query's
+words that named it) for the snippets' arrows.
 
 A name is read with the common words left out of the query (mixture of experts). Chinese
 runs its words together: a word made of names and common words (大模型微调, 大模型训练,
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from ..text import CJK_CLASS
 from .querylang import CHINESE_FUNCTION_WORDS
 
 
@@ -40,7 +42,9 @@ def bridge(
     result, i = [], 0
     while i < len(out):
         if i in negated:  # (-大模型 excludes the papers that say LLM, as -LLM does)
-            ((tok, _start, _end),) = _bridge_run([out[i].removeprefix("NOT ")], glossary, {}, [[]])
+            ((tok, _start, _end),) = _bridge_run(
+                [out[i].removeprefix("NOT ")], glossary, {}, [[]], negated=True
+            )
             result.append((f"NOT {tok}", i, i + 1))
             i += 1
             continue
@@ -58,7 +62,7 @@ def bridge(
 
 
 def _bridge_run(
-    words: list[str], glossary, bridges: dict, gaps: list[list[str]]
+    words: list[str], glossary, bridges: dict, gaps: list[list[str]], negated: bool = False
 ) -> list[tuple[str, int, int]]:
     from ..text.variants import american_as_typed, normalize
 
@@ -94,21 +98,39 @@ def _bridge_run(
     while i < len(words):
         spans = sorted((span for span in covers if span[0] == i), key=lambda s: -s[1])
         if not spans:
-            out.append((_unnamed(words[i], glossary, bridges), i, i + 1))
+            out.append((_unnamed(words[i], glossary, bridges, negated), i, i + 1))
             i += 1
             continue
         span = spans[0]
-        literal = " AND ".join(words[span[0] : span[1]])
-        literal = f"({literal})" if span[1] - span[0] > 1 else literal
         for cid in covers[span]:
             bridges.setdefault(cid, named[span])
-        concepts = " OR ".join(f"concept:{cid}" for cid in dict.fromkeys(covers[span]))
-        out.append((f"({literal} OR {concepts})", i, span[1]))
+        out.append((_named(words[span[0] : span[1]], covers[span], negated), i, span[1]))
         i = span[1]
     return out
 
 
-def _unnamed(word: str, glossary, bridges: dict) -> str:
+_CHINESE_WORD_RE = re.compile(f"[{CJK_CLASS}]+")
+
+
+def _named(words: list[str], cids: list[str], negated: bool = False) -> str:
+    """*words*, which name the concepts *cids*, as a query: their words or a concept.
+
+    A Chinese name written as one word is the concept, and its papers that write the word
+    rank first (``concept:reasoning ANDMAYBE 推理``): Chinese writes its words together,
+    so a name stands also inside words of other senses (推理时, at inference time; 推理速度),
+    which the glossary's exclusions tell apart, and a paper that writes it only there is
+    not about the concept (推理 found DeCoST for its 推理速度). Words typed apart are asked
+    for apart, as written (``communication efficiency`` also finds "communication" and
+    "efficiency" apart); and a word excluded (*negated*) excludes whatever writes it."""
+    concepts = " OR ".join(f"concept:{cid}" for cid in dict.fromkeys(cids))
+    if len(words) == 1 and not negated and _CHINESE_WORD_RE.fullmatch(words[0]):
+        concepts = concepts if len(cids) == 1 else f"({concepts})"
+        return f"({concepts} ANDMAYBE {words[0]})"
+    literal = f"({' AND '.join(words)})" if len(words) > 1 else words[0]
+    return f"({literal} OR {concepts})"
+
+
+def _unnamed(word: str, glossary, bridges: dict, negated: bool = False) -> str:
     """A word that is no name as a whole. Chinese is written without spaces: names and
     common words written together (大模型微调, 大模型训练) are asked for each, and so are the
     words around the function words that join or frame them (大模型的强化学习, 如何微调大模型,
@@ -117,7 +139,7 @@ def _unnamed(word: str, glossary, bridges: dict) -> str:
     parts = []
     for piece in cut:
         inner = _inner(piece, glossary)
-        parts.append(f"({piece} OR ({_each(inner, bridges)}))" if inner
+        parts.append(f"({piece} OR ({_each(inner, bridges, negated)}))" if inner
                      else _in_both_languages(piece, bridges))  # fmt: skip
     if len(cut) == 1:
         return parts[0]
@@ -215,14 +237,14 @@ def _in_both_languages(word: str, bridges: dict) -> str:
     return f"({word} OR {' OR '.join(f'{r}^{TRANSLATION_BOOST}' for r in renderings)})"
 
 
-def _each(pieces: list[tuple[str, list[str]]], bridges: dict) -> str:
-    """Each piece, or a concept it names (a common word: in both languages): all of them."""
+def _each(pieces: list[tuple[str, list[str]]], bridges: dict, negated: bool = False) -> str:
+    """Each piece, as the concept it names (``_named``; a common word: in both languages):
+    all of them."""
     out = []
     for piece, cids in pieces:
         for cid in cids:
             bridges.setdefault(cid, piece)
-        concepts = " OR ".join(f"concept:{c}" for c in cids)
-        out.append(f"({piece} OR {concepts})" if cids else _in_both_languages(piece, bridges))
+        out.append(_named([piece], cids, negated) if cids else _in_both_languages(piece, bridges))
     return " AND ".join(out)
 
 

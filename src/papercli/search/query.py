@@ -244,6 +244,8 @@ def _literal(q):
         return concept or getattr(node, "boost", 1.0) == TRANSLATION_BOOST
 
     def strip(node):
+        if isinstance(node, query.AndMaybe):  # (a Chinese name: the concept, its words
+            return node.b  # ranking those that write them first)
         if isinstance(node, query.Or):
             kept = [s for s in node.subqueries if not bridged(s)]
             if len(kept) != len(node.subqueries):
