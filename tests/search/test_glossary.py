@@ -356,9 +356,12 @@ def test_judged_recall_and_precision_do_not_fall(index):
     Chinese recall to 0.92 (163 -> 166 of 180) and English recall to 0.94 (168 -> 169);
     convergence theory being a kind of convergence (an oracle complexity is a rate) raised
     them to 167 and 170, and terms written once with a shared head (样本和时间复杂度) to 168
-    (0.93) and 171 (0.95)."""
+    (0.93) and 171 (0.95). Directional convergence being a kind of implicit bias, and
+    training that bypasses gradient descent / minimises the gradient's variance named as
+    gradient-free / variance reduction, raised them to 171 (0.95) and 174 (0.97) with no
+    wrong hit more."""
     judged = yaml.safe_load((TEST_DATA / "judged.yaml").read_text("utf-8"))["concepts"]
-    for language, recall_floor, precision_floor in (("en", 0.95, 0.85), ("zh", 0.93, 0.84)):
+    for language, recall_floor, precision_floor in (("en", 0.96, 0.85), ("zh", 0.95, 0.85)):
         found = relevant = retrieved = 0
         for concept in judged:
             got = ids(search(index, concept[language]))
@@ -475,7 +478,18 @@ def test_a_topic_named_in_passing_is_no_tag_but_the_bridge_still_finds_it(index)
      ("量化", "iclr2026-qzo", "quantization"),
      ("reasoning", "iclr2026-mass", "MATH-500"),  # math reasoning is reasoning
      ("收敛", "iclr2026-faster-gradient-methods-highly-smooth", "SFO 复杂度"),  # a rate
-     ("convergence", "iclr2026-faster-gradient-methods-highly-smooth", "SFO 复杂度")],
+     ("convergence", "iclr2026-faster-gradient-methods-highly-smooth", "SFO 复杂度"),
+     # gradient descent converging in direction to the max margin is its implicit bias
+     ("implicit bias", "iclr2026-directional-convergence-benign-overfitting-gradient",
+      "方向收敛"),
+     ("隐式偏差", "iclr2026-directional-convergence-benign-overfitting-gradient",
+      "directional convergence"),
+     # described, not named: training that bypasses gradient descent, rollouts allocated
+     # to minimise the gradient's variance
+     ("gradient-free", "iclr2026-rf-hgn", "绕过梯度下降"),
+     ("无梯度", "iclr2026-rf-hgn", "绕过梯度下降"),
+     ("variance reduction", "iclr2026-vip", "最小化梯度方差"),
+     ("方差缩减", "iclr2026-vip", "最小化梯度方差")],
 )  # fmt: skip
 def test_a_kind_of_a_concept_is_found_through_it(index, query, paper, through):
     hits = {h.id: h for h in search(index, query)}
