@@ -359,9 +359,10 @@ def test_judged_recall_and_precision_do_not_fall(index):
     (0.93) and 171 (0.95). Directional convergence being a kind of implicit bias, and
     training that bypasses gradient descent / minimises the gradient's variance named as
     gradient-free / variance reduction, raised them to 171 (0.95) and 174 (0.97) with no
-    wrong hit more."""
+    wrong hit more; branch-and-bound no longer being integer programming raised precision
+    to 0.87 in both (174/201, 171/197)."""
     judged = yaml.safe_load((TEST_DATA / "judged.yaml").read_text("utf-8"))["concepts"]
-    for language, recall_floor, precision_floor in (("en", 0.96, 0.85), ("zh", 0.95, 0.85)):
+    for language, recall_floor, precision_floor in (("en", 0.96, 0.86), ("zh", 0.95, 0.86)):
         found = relevant = retrieved = 0
         for concept in judged:
             got = ids(search(index, concept[language]))
@@ -495,6 +496,17 @@ def test_a_kind_of_a_concept_is_found_through_it(index, query, paper, through):
     hits = {h.id: h for h in search(index, query)}
     assert paper in hits and paper not in ids(search(index, query, exact=True))
     assert re.search(re.escape(through), marked(hits[paper]), re.I), marked(hits[paper])
+
+
+@pytest.mark.parametrize("query", ["mixed-integer linear programming", "混合整数规划", "组合优化"])
+def test_branch_and_bound_is_no_kind_of_integer_programming(index, query):
+    """RS-ORT branches and bounds over regression trees: no integer program in it, and no
+    tag for one (the judges counted it out of both concepts). A search for branch-and-bound
+    still finds it, in either language."""
+    assert "iclr2026-rs-ort" not in ids(search(index, query))
+    assert "integer-programming" not in load_taxonomy().tag_text("在缩减空间上进行分支定界")
+    for typed in ("branch-and-bound", "branch and bound", "分支定界"):
+        assert "iclr2026-rs-ort" in ids(search(index, typed)), typed
 
 
 @pytest.mark.parametrize(
