@@ -123,6 +123,12 @@ def test_nothing_found_names_the_word_to_leave_out(run):
         "papers: no paper matches 'convergence muon newton-schulz quantum'; "
         "without 'quantum', 1 paper matches: papers search convergence muon newton-schulz\n"
     )
+    two = run("search", "GRPO variants")  # (the topic stays, though 3 papers say variants)
+    assert (two.exit_code, two.stderr) == (
+        1,
+        "papers: no paper matches 'GRPO variants'; without 'variants', 4 papers match: "
+        "papers search GRPO\n",
+    )
 
 
 @pytest.mark.parametrize("query", ["MoE", "mixture of experts", "混合专家", "MoE muon"])

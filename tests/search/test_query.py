@@ -191,7 +191,11 @@ def test_the_word_no_paper_has_with_the_others_is_named(index):
     text = "how to reduce communication in distributed training"
     assert without_one(index, text) == ("reduce", "communication distributed training", 3)
     assert without_one(index, text, Filters(year=1999)) is None  # (nothing even without it)
-    assert without_one(index, "muon zzqq") is None  # (two words: the other is the query)
+    # two words: the one no paper has, else the one that names no concept
+    assert without_one(index, "muon zzqq") == ("zzqq", "muon", 4)
+    assert without_one(index, "GRPO variants") == ("variants", "GRPO", 4)  # (3 say variants)
+    assert without_one(index, "why does Adam work") == ("work", "Adam", 6)
+    assert without_one(index, "zzqq xxyy") is None  # (two words no paper has: no one to blame)
     # Chinese written as one run is read as several words, which the user cannot see
     assert without_one(index, "基于扩散模型的语言生成") == ("语言生成", "扩散模型", 2)
     assert without_one(index, '"muon adam" zzqq sgd') is None  # (a phrase: as asked)

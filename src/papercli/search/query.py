@@ -346,12 +346,13 @@ def without_one(
     index: PaperIndex, text: str, filters: Filters | None = None
 ) -> tuple[str, str, int] | None:
     """When no paper has every word of *text*: the word to leave out, the words left and
-    how many papers they match (within *filters*), leaving out the word whose absence
-    matches the fewest papers but some ("how to reduce communication in distributed
-    training": no paper says "reduce"). Only for words searched as words (no phrases,
-    fields or operators), three to eight of them, or two to eight where Chinese written as
-    one run is read as several (基于扩散模型的语言生成: 扩散模型, 语言生成, which the user
-    cannot see); None when no one word is to blame."""
+    how many papers they match (within *filters*). The word left out is one no paper has
+    ("how to reduce communication in distributed training": no paper says "reduce"), else
+    a word that names no concept of the glossary ("why does Adam work": "work"), the one
+    whose absence matches the fewest papers but some. Only for
+    words searched as words (no phrases, fields or operators), two to eight of them
+    (Chinese written as one run counts as the words it is read as: 基于扩散模型的语言生成 is
+    扩散模型 and 语言生成, which the user cannot see); None when no one word is to blame."""
     from ..text import STOP_WORDS, has_cjk
     from .bridge import words_of_run
     from .querylang import ASKING_WORDS, OPERATORS
@@ -363,8 +364,7 @@ def without_one(
              and w.strip("?!.,;").lower() not in STOP_WORDS | ASKING_WORDS]  # fmt: skip
     glossary = index.query_glossary() if any(has_cjk(w) for w in typed) else None
     words = [p for w in typed for p in (words_of_run(w, glossary) if glossary else [w])]
-    fewest = 2 if len(words) > len(typed) else 3  # (two words typed: the other is the query)
-    if not fewest <= len(words) <= 8:  # (a pasted passage would take a search a word)
+    if not 2 <= len(words) <= 8:  # (a pasted passage would take a search a word)
         return None
     extra = _filter_query(filters or Filters())
 
@@ -382,15 +382,19 @@ def without_one(
         nowhere = [w for w in words if next(iter(found([w]) or ()), None) is None]
         if len(nowhere) > 1:
             return None
+        # Else the topic stays: a word that names a concept is left out only where no
+        # other word will do ("GRPO variants" left out GRPO: 3 papers say "variants", 4 GRPO).
+        named = set() if nowhere else {w for w in words if named_concepts(index, w)}
         for word in nowhere or words:
             rest = [w for w in words if w != word] + signed
             docs = iter(found(rest) or ())
             if next(docs, None) is None:
                 continue
             n = 1 + sum(1 for _ in docs)
-            if best is None or n < best[2]:
-                best = (word, " ".join(rest), n)
-    return best
+            rank = (word in named, n)
+            if best is None or rank < best[0]:
+                best = (rank, (word, " ".join(rest), n))
+    return best and best[1]
 
 
 def _and(q, extra):
