@@ -55,6 +55,33 @@ def test_a_literal_match_ranks_above_a_bridged_one(index):
     assert set(ranked[:2]) == {"iclr2026-deepafl", "iclr2026-feddag"}
 
 
+@pytest.mark.parametrize(
+    ("modifier", "name"),
+    [("bilevel", "bilevel optimization"), ("Riemannian", "Riemannian optimization"),
+     ("黎曼", "黎曼优化"), ("federated", "federated learning"), ("联邦", "联邦学习"),
+     ("mixed-integer", "mixed-integer programming"), ("in-context", "in-context learning")],
+)  # fmt: skip
+def test_a_names_modifier_typed_alone_finds_what_the_name_finds(index, modifier, name):
+    """One word typed finds no fewer papers than the name it begins (bilevel found 1 paper,
+    bilevel optimization 3: MASS and BinomGBML say 双层优化 and meta-gradient)."""
+    assert ids(search(index, modifier)) == ids(search(index, name))
+
+
+def test_a_bound_is_found_in_both_languages_and_the_elbo_is_no_bound(index):
+    bounds = {
+        "iclr2026-faster-gradient-methods-highly-smooth",  # Ω(ε^-4) 下界
+        "iclr2026-learning-recall-transformers-beyond-orthogonal",  # 信息论下界
+        "iclr2026-generalization-below-edge-stability-role",
+    }  # 泛化上下界谱
+    assert ids(search(index, "lower bound")) == bounds == ids(search(index, "下界"))
+    assert ids(search(index, "upper bound")) == {
+        "iclr2026-generalization-below-edge-stability-role"
+    }
+    glossary = index.glossary()
+    assert "lower-bound" not in glossary.find("we maximise the evidence lower bound (ELBO)")
+    assert "lower-bound" in glossary.find("a matching lower bound shows the rate is optimal")
+
+
 def test_signs_of_a_topic_do_not_bridge_a_query(index):
     """GSM8K is a sign of math reasoning (a taxonomy alias), not one of its names."""
     assert ids(search(index, "GSM8K")) == {"iclr2026-mlm"}
