@@ -544,7 +544,11 @@ def test_branch_and_bound_is_no_kind_of_integer_programming(index, query):
      ("梯度压缩", "gradient compression", {"iclr2026-ef21-muon"}),
      ("良性过拟合", "benign overfitting",
       {"iclr2026-directional-convergence-benign-overfitting-gradient"}),
-     ("语言模型", "language model", None)],  # None: every LLM paper, and more
+     ("语言模型", "language model", None),  # None: every LLM paper, and more
+     ("二阶信息", "second-order information", {"iclr2026-hiso"}),  # (the English: nothing)
+     ("约束深度学习", "constrained deep learning", {"iclr2026-dual-optimistic-ascent-pi-control"}),
+     ("元适应", "meta-adaptation", {"iclr2026-mass"}),  # (元适应: nothing)
+     ("学习式求解", "learning to solve", {"iclr2026-decost", "iclr2026-llr-bc"})],
 )  # fmt: skip
 def test_a_concept_the_taxonomy_names_in_both_languages_bridges_both_ways(
     index, chinese, english, papers
