@@ -1,13 +1,16 @@
 """Recall and precision of search over the judged set (tests/data/judged.yaml), per query
 language, with the glossary's bridge (the default) and with ``--exact``.
 
-    python benchmarks/judged.py [-v]
+    python benchmarks/judged.py [-v] [--set FILE] [--agreement FILE]
 
 The set's 48 concepts were judged by reading the 63 bundled records, not by running the
 search or the glossary. A paper found counts once per concept. A second table tells where
 the relevant papers rank (R-precision, MAP). ``-v`` lists each concept's misses and extra
-hits. The numbers of an older commit come from the same script run with ``PYTHONPATH``
-pointing at that commit's ``src`` (``exact`` is then the only mode there is).
+hits. ``--set`` scores against another judgement of the same concepts (a second reader's:
+tests/data/judged_second.yaml); ``--agreement`` prints how far that judgement agrees with
+judged.yaml, and the search's recall and precision by either judge, by both and by one.
+The numbers of an older commit come from the same script run with ``PYTHONPATH`` pointing at
+that commit's ``src`` (``exact`` is then the only mode there is).
 """
 
 from __future__ import annotations
@@ -25,18 +28,25 @@ from papercli.search.query import search
 from papercli.store.library import Library
 
 REPO = Path(__file__).resolve().parent.parent
+JUDGED = REPO / "tests" / "data" / "judged.yaml"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument("--set", type=Path, default=JUDGED, help="the judgement to score")
+    parser.add_argument("--agreement", type=Path, help="a second judgement to compare")
     args = parser.parse_args()
-    judged = yaml.safe_load((REPO / "tests" / "data" / "judged.yaml").read_text("utf-8"))
+    judged = yaml.safe_load(args.set.read_text("utf-8"))
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "library"
         shutil.copytree(REPO / "data" / "library", root,
                         ignore=shutil.ignore_patterns(".index", ".lock"))  # fmt: skip
         index = PaperIndex(Library(root)).open()
+        if args.agreement:
+            second = yaml.safe_load(args.agreement.read_text("utf-8"))
+            print(agreement(index, judged, second))
+            return
         modes = [True, False] if "exact" in inspect.signature(search).parameters else [None]
         print("| mode | English recall | English precision | Chinese recall | Chinese precision |")
         print("|---|---|---|---|---|")
@@ -90,6 +100,53 @@ def ranked(index, judged, modes) -> str:
             cells += [f"{sum(r_precision) / n:.2f}", f"{sum(average) / n:.2f}"]
         name = {True: "--exact", False: "bridged", None: "(no bridge)"}[exact]
         rows.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def agreement(index, first, second) -> str:
+    """How far two judgements of the same concepts agree (every concept × every paper of
+    the library a decision; Cohen's kappa), and the search's recall and precision by each,
+    by both (relevant to both judges) and by either."""
+    papers = index.doc_count()
+    other = {c["name"]: set(c["relevant"]) for c in second["concepts"]}
+    both = only_first = only_second = 0
+    sets: dict[str, list[tuple[dict, set[str]]]] = {"first": [], "second": [], "both": [],
+                                                    "either": []}  # fmt: skip
+    for concept in first["concepts"]:
+        a, b = set(concept["relevant"]), other[concept["name"]]
+        both += len(a & b)
+        only_first += len(a - b)
+        only_second += len(b - a)
+        for name, relevant in (("first", a), ("second", b), ("both", a & b), ("either", a | b)):
+            sets[name].append((concept, relevant))
+    total = papers * len(first["concepts"])
+    observed = (total - only_first - only_second) / total
+    p_first, p_second = (both + only_first) / total, (both + only_second) / total
+    chance = p_first * p_second + (1 - p_first) * (1 - p_second)
+    rows = [f"{total} decisions: relevant to both {both}, to the first only {only_first}, "
+            f"to the second only {only_second}; agreement {observed:.3f}, Cohen's kappa "
+            f"{(observed - chance) / (1 - chance):.2f}, relevant-set overlap (Dice) "
+            f"{2 * both / (2 * both + only_first + only_second):.2f}", "",
+            "| relevant by | English recall | English precision | Chinese recall"
+            " | Chinese precision |",
+            "|---|---|---|---|---|"]  # fmt: skip
+    got = {(c["name"], language): {hit.id for hit in search(index, c[language])}
+           for c in first["concepts"] for language in ("en", "zh")}  # fmt: skip
+    for name, concepts in sets.items():
+        cells = []
+        for language in ("en", "zh"):
+            found = sum(len(got[c["name"], language] & rel) for c, rel in concepts)
+            relevant = sum(len(rel) for _c, rel in concepts)
+            retrieved = sum(len(got[c["name"], language]) for c, _rel in concepts)
+            cells += [f"{found / relevant:.2f} ({found}/{relevant})",
+                      f"{found / max(retrieved, 1):.2f} ({found}/{retrieved})"]  # fmt: skip
+        rows.append(f"| {name} | " + " | ".join(cells) + " |")
+    for concept in first["concepts"]:
+        a, b = set(concept["relevant"]), other[concept["name"]]
+        if a != b:
+            rows.append(
+                f"  {concept['name']}: first only {sorted(a - b)}, second only {sorted(b - a)}"
+            )
     return "\n".join(rows)
 
 
