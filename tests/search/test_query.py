@@ -450,6 +450,7 @@ def test_a_title_two_papers_share_names_both(tmp_library, tmp_path):
          "iclr2026-mass"),  # (Chinese brackets inside a word)
         ("compositional) but are deficient", "iclr2026-semi-dpo"),  # (a half parenthetical)
         ("Adam vs SGD", "iclr2026-optimizer-choice-matters-emergence-neural"),  # (no "vs")
+        ("聚类联邦学习，异构性", "iclr2026-feddag"),  # (a Chinese comma: found nothing)
         ("Convergence of Muon with Newton-Schulz ICLR 2026",  # (venue and year, as a
          "iclr2026-convergence-muon-newton-schulz"),  # listing shows them after the title)
     ],

@@ -60,6 +60,9 @@ def resolve(name):
         ("muon~3 x~y", '"muon 3" "x y"'),  # punctuation (Whoosh expanded 10,404 terms)
         ("muon * adam", "muon adam"),  # a lone sign among words is punctuation ("~": an error)
         ("Qwen2.5-Math-7B", "Qwen2.5-Math-7B"),  # (an identifier with a dot: as written)
+        ("联邦学习，异构、量化；muon;adam", "联邦学习 异构 量化 muon adam"),  # separators as
+        ("RRNCO：Towards 收敛。泛化！", "RRNCO 收敛 泛化"),  # typed in Chinese: spaces
+        ('"联邦学习，异构" 量化', '"联邦学习，异构" 量化'),  # (a phrase as quoted)
     ],
 )
 def test_rewrite(text, expected):

@@ -18,7 +18,9 @@ Pasted text is text: a title pasted as it is finds its paper. Common words (of, 
 with (what, how, vs); a possessive is its word (``LLM's``). ``?``, ``!``, ``&``, commas,
 signs (``√``, a lone ``+``), Chinese brackets, a hyphen right after a parenthesis
 (``(L0,L1)-smooth``) and a colon after a word that is not a field name (``RRNCO:
-Towards…``) are punctuation, not syntax; so is a lone dash. After a field's name and a
+Towards…``) are punctuation, not syntax; so is a lone dash. The separators typed in
+Chinese (``，、；：。！？``) and a semicolon part two words as a space does (联邦学习，异构).
+After a field's name and a
 space (``title: muon``, a pasted ``Abstract: We propose…``) the next word is the field's
 value. A pasted link, DOI or arXiv id (``arXiv:2401.12345``) is text, LaTeX is read as a
 record's is (``$\\mu$P`` is ``μP``), ``*emphasis*`` is its word, and the ``(untitled)``
@@ -66,6 +68,10 @@ _EDGE_PUNCT = "?!&,;.:'`^[]{}<>=|/\\-+‐‑‒–—―−…。，、；：！
 # Whoosh's parser cut the word at the bracket, and "+" became a word of its own).
 _INNER_SYNTAX_RE = re.compile(r"[\[\]{}^<>='（）【】「」『』]")
 _JOINING_PLUS_RE = re.compile(r"(?<=[^\W_])\+(?=[^\W_])")
+# Between two words, what separates them as a space does: the Chinese comma, enumeration
+# comma, semicolon, colon, full stop and marks, in either width, and a semicolon (联邦学习，异构
+# and muon；adam found nothing, "muon, adam" both papers); a quoted phrase keeps them.
+_SEPARATOR_RE = re.compile(r'"[^"]*"|[，、；：。！？;]')
 # A possessive: the word itself (LLM's reasoning is LLM reasoning; the index reads "LLM's"
 # as llm and s).
 _POSSESSIVE_RE = re.compile(r"(?<=\w)['’][sS]$")
@@ -191,6 +197,7 @@ def rewrite(
     source = strip_controls(source)
     # A plus between two words joins them as a space would (联邦学习+大模型, FL+LLM: both)
     source = _JOINING_PLUS_RE.sub(" ", source)
+    source = _SEPARATOR_RE.sub(lambda m: m.group() if m.group()[0] == '"' else " ", source)
     tokens, glued = [], set()  # glued: tokens right after a parenthesis or a quote
     for m in _TOKEN_RE.finditer(source):
         if tokens and _is_label(tokens[-1]) and m.group() not in (*OPERATORS, "(", ")"):
