@@ -105,8 +105,9 @@ def search(
     find the word written solid (sign SGD finds SignSGD); a year, a venue or a category
     as a word is that field too (muon ICLR 2026, 优化/理论);
     ? ! & , signs (√, +) and a colon after a word that is not a field (RRNCO:
-    Towards…) are punctuation, and ，、；。 part words as a space does. A pasted paper id lists that paper first,
-    and so does a pasted link, DOI or arXiv id of a paper (1412.6980, doi:10.…).
+    Towards…) are punctuation, and ，、；。 part words as a space does. A pasted
+    paper id lists that paper first, and so does a pasted link, DOI or arXiv id of
+    a paper (1412.6980, doi:10.…).
     Chinese is matched as written, also inside longer text or glued to English
     (联邦学习, GRPO风格); English words match their other forms (optimizer, optimizers;
     multi-modal, multimodal).

@@ -69,16 +69,20 @@ def _bridge_run(
     words = [normalize(w) for w in words]  # (聯邦學習, ＧＲＰＯ: as indexed)
     # The words, each after the common words left out before it (``in context learning``,
     # ``mixture of experts``), as matched (American spelling) and as typed; where each
-    # piece starts in the text matched, and which of *words* it is, or comes before.
+    # piece starts in the text matched, and which of *words* it is, or comes before. Chinese
+    # typed apart is matched as Chinese writes it, together (联邦 学习 is 联邦学习).
     matched, typed, where, owner = [], [], [], []
+    text = ""
     for k, word in enumerate(words):
         spelt_word = glossary.abbreviation(word) or american_as_typed(word)  # (fl: FL)
         for piece, spelt in [*((gap, gap) for gap in gaps[k]), (word, spelt_word)]:
-            where.append(sum(len(p) + 1 for p in matched))
+            if text and not (_CJK_END_RE.search(text) and _CJK_START_RE.match(spelt)):
+                text += " "
+            where.append(len(text))
+            text += spelt
             matched.append(spelt)
             typed.append(piece)
             owner.append(k)
-    text = " ".join(matched)
     first_at = dict(zip(where, owner, strict=True))  # a name may start at any piece
     last_at = {
         where[n] + len(matched[n]): owner[n]
@@ -104,12 +108,17 @@ def _bridge_run(
         span = spans[0]
         for cid in covers[span]:
             bridges.setdefault(cid, named[span])
-        out.append((_named(words[span[0] : span[1]], covers[span], negated), i, span[1]))
+        named_by = words[span[0] : span[1]]
+        if len(named_by) > 1 and all(_CHINESE_WORD_RE.fullmatch(w) for w in named_by):
+            named_by = ["".join(named_by)]  # (联邦 学习: the name as Chinese writes it)
+        out.append((_named(named_by, covers[span], negated), i, span[1]))
         i = span[1]
     return out
 
 
 _CHINESE_WORD_RE = re.compile(f"[{CJK_CLASS}]+")
+_CJK_START_RE = re.compile(f"[{CJK_CLASS}]")
+_CJK_END_RE = re.compile(f"[{CJK_CLASS}]$")
 
 
 def _named(words: list[str], cids: list[str], negated: bool = False) -> str:
