@@ -82,6 +82,20 @@ def test_a_bound_is_found_in_both_languages_and_the_elbo_is_no_bound(index):
     assert "lower-bound" in glossary.find("a matching lower bound shows the rate is optimal")
 
 
+def test_a_name_of_several_words_is_asked_for_as_its_words_together(index):
+    """ "learning rate" is no name where "learning" and "rate" stand apart (EF21-Muon: deep
+    learning… convergence rate); --exact asks for the words wherever they are."""
+    apart = {"iclr2026-ef21-muon", "iclr2026-rfedags"}
+    assert apart <= ids(search(index, "learning rate", exact=True))
+    assert "iclr2026-ef21-muon" not in ids(search(index, "learning rate"))
+    assert ids(search(index, "learning rates")) == ids(search(index, "learning rate"))
+    assert "iclr2026-sgd-er" in ids(search(index, "learning rate"))  # (学习率, bridged)
+    # the common words the index leaves out may stand between the name's words
+    assert ids(search(index, "edge of stability")) == {
+        "iclr2026-generalization-below-edge-stability-role"
+    }
+
+
 def test_signs_of_a_topic_do_not_bridge_a_query(index):
     """GSM8K is a sign of math reasoning (a taxonomy alias), not one of its names."""
     assert ids(search(index, "GSM8K")) == {"iclr2026-mlm"}
@@ -395,9 +409,11 @@ def test_judged_recall_and_precision_do_not_fall(index):
     training that bypasses gradient descent / minimises the gradient's variance named as
     gradient-free / variance reduction, raised them to 171 (0.95) and 174 (0.97) with no
     wrong hit more; branch-and-bound no longer being integer programming raised precision
-    to 0.87 in both (174/201, 171/197)."""
+    to 0.87 in both (174/201, 171/197). A name's words asked for together (learning rate)
+    raised English precision to 0.88 (173/197) and cost the hit MuonBP had by chance for
+    communication efficiency ("data efficiency … additional communication")."""
     judged = yaml.safe_load((TEST_DATA / "judged.yaml").read_text("utf-8"))["concepts"]
-    for language, recall_floor, precision_floor in (("en", 0.96, 0.86), ("zh", 0.95, 0.86)):
+    for language, recall_floor, precision_floor in (("en", 0.96, 0.87), ("zh", 0.95, 0.86)):
         found = relevant = retrieved = 0
         for concept in judged:
             got = ids(search(index, concept[language]))
