@@ -146,10 +146,12 @@ def test_a_long_query_is_quoted_back_cut_short():
 
 
 def _shape(q):
-    """What a query is, all of it: class, field, text, boost and how an Or scores and
-    matches, its parts in order (Whoosh's == leaves out the Or's minmatch and scale)."""
+    """What a query is, all of it: class, field, text (a phrase's words and slop), boost
+    and how an Or scores and matches, its parts in order (Whoosh's == leaves out the Or's
+    minmatch and scale)."""
     parts = tuple(_shape(s) for s in getattr(q, "subqueries", ()))
-    own = tuple(getattr(q, a, None) for a in ("fieldname", "text", "boost", "minmatch", "scale"))
+    names = ("fieldname", "text", "words", "slop", "boost", "minmatch", "scale")
+    own = tuple(tuple(v) if isinstance(v := getattr(q, a, None), list) else v for a in names)
     return (type(q).__name__, own, parts)
 
 
@@ -194,4 +196,5 @@ def test_plain_words_make_the_query_whooshs_parser_makes(bundled_index):
             made += 1
             assert _shape(direct) == _shape(parser.parse(rewritten)), text
     assert made > 0.9 * len(words)  # most queries
+    assert _direct(rewrite("learning rate", None, index.query_glossary(), {}), schema)
     assert _direct("muon NOT adam", schema) is None and _direct("OR", schema) is None

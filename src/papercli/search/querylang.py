@@ -433,18 +433,22 @@ def _keywords_of_phrase(node, schema):
 
 _PLAIN = r"(?!(?:AND|OR|NOT|ANDNOT|ANDMAYBE|TO)\b)[A-Za-z]+"
 _CONCEPTS = r"concept:[a-z0-9-]+(?: OR concept:[a-z0-9-]+)*"
-_ITEM = rf"{_PLAIN}|\({_PLAIN} OR {_CONCEPTS}\)|\(\({_PLAIN}(?: AND {_PLAIN})+\) OR {_CONCEPTS}\)"
+_NEAR = rf'"{_PLAIN}(?: {_PLAIN})+"~\d+'  # (a name's words together: bridge.NAME_SLOP)
+_ITEM = (rf"{_PLAIN}|\({_PLAIN} OR {_CONCEPTS}\)|\(\({_PLAIN}(?: AND {_PLAIN})+\) OR {_CONCEPTS}\)"
+         rf"|\({_NEAR} OR {_CONCEPTS}\)")  # fmt: skip
 _DIRECT_RE = re.compile(rf"(?:{_ITEM})(?: (?:{_ITEM}))*")
-_ITEM_RE = re.compile(rf"\(\(([^)]*)\) OR ([^)]*)\)|\(({_PLAIN}) OR ([^)]*)\)|({_PLAIN})")
+_ITEM_RE = re.compile(rf"\(\(([^)]*)\) OR ([^)]*)\)|\(({_PLAIN}) OR ([^)]*)\)|({_PLAIN})"
+                      rf'|\("([^"]*)"~(\d+) OR ([^)]*)\)')  # fmt: skip
 
 
 def _direct(rewritten: str, schema):
     """The query Whoosh's parser would make of *rewritten*, made directly when it is only
     words of Latin letters, each with the concepts it names (``muon``, ``(muon OR
-    concept:muon)``, ``((federated AND learning) OR concept:federated-learning)``): most
+    concept:muon)``, ``("federated learning"~3 OR concept:federated-learning)``): most
     queries. Importing, building and running the parser took ~7 ms of a cold search's
-    ~150 (``test_querylang`` checks that both give the same query). None: anything else,
-    or a word a field analyses into other than one token."""
+    ~150, and 10–20 ms more where it read a name's words as a phrase (``test_querylang``
+    checks that both give the same query). None: anything else, or a word a field
+    analyses into other than one token."""
     from whoosh import query
 
     if not _DIRECT_RE.fullmatch(rewritten):
@@ -459,11 +463,34 @@ def _direct(rewritten: str, schema):
             terms.append(query.Term(name, tokens[0]))
         return query.Or(terms)
 
+    def near(words: list[str], slop: int):  # (a field without positions: the words as one
+        fields = []  # keyword, as the parser reads a phrase there)
+        for name in TEXT_FIELDS:
+            if not schema[name].format.supports("positions"):
+                tokens = list(schema[name].process_text(" ".join(words), mode="query"))
+                if len(tokens) != 1:
+                    return None
+                fields.append(query.Term(name, tokens[0]))
+                continue
+            tokens = [list(schema[name].process_text(w, mode="query")) for w in words]
+            if any(len(t) != 1 for t in tokens):
+                return None
+            fields.append(query.Phrase(name, [t[0] for t in tokens], slop=slop))
+        return query.Or(fields)
+
     def concepts(text: str) -> list:
         return [query.Term("concept", c.removeprefix("concept:")) for c in text.split(" OR ")]
 
     items = []
-    for words, named, alone, named_alone, plain in _ITEM_RE.findall(rewritten):
+    for words, named, alone, named_alone, plain, phrase, slop, named_near in _ITEM_RE.findall(
+        rewritten
+    ):
+        if phrase:
+            together = near(phrase.split(), int(slop))
+            if together is None:
+                return None
+            items.append(query.Or([together, *concepts(named_near)]))
+            continue
         parts = [word(w) for w in (words.split(" AND ") if words else [alone or plain])]
         if None in parts:
             return None
