@@ -16,11 +16,12 @@ import re
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
-from ..text import CJK_RE, HYPHENATED_RE, strip_controls
+from ..text import CJK_RE, HYPHENATED_RE, STOP_WORDS, strip_controls
 from ..text.variants import GREEK, normalize, normalize_with_origins, traditional_chars
 from .analysis import TOKEN_RE, stem_latin
 
 MARK_START, MARK_END = "\ue010", "\ue011"
+PHRASE = "\t"  # in a term: English words asked for together, then their slop ("learn rate\t3")
 _JOINED_RE = re.compile(f"{MARK_END}([-‐]?){MARK_START}")
 SNIPPET_FIELDS = ("abstract", "summary", "title", "name")
 
@@ -29,7 +30,9 @@ def query_terms(q, reader) -> frozenset[str]:
     """The words of *q* (expanded for prefix/fuzzy terms) that occur in the text fields.
 
     A Chinese word of the query is one term, not its bigrams: for 联邦学习 the 学习 inside
-    表征学习 is not marked."""
+    表征学习 is not marked. English words asked for together (a name, a quoted phrase) are
+    one term too (``PHRASE``): for "learning rate" the "Learning" of "Deep Learning" is not
+    marked."""
     terms = set()
     for leaf in q.leaves():
         if leaf.field() not in SNIPPET_FIELDS:
@@ -37,6 +40,11 @@ def query_terms(q, reader) -> frozenset[str]:
         chinese = _chinese_phrase(leaf)
         if chinese:
             terms.add(chinese)
+            continue
+        words = getattr(leaf, "words", None)
+        if words and len(words) > 1 and not any(CJK_RE.search(w) for w in words):
+            if all((leaf.field(), w.encode("utf-8")) in reader for w in words):
+                terms.add(" ".join(words) + PHRASE + str(getattr(leaf, "slop", 1)))
             continue
         for field, text in leaf.expanded_terms(reader, phrases=True):
             if field not in SNIPPET_FIELDS:
@@ -83,7 +91,8 @@ def _candidates(terms: frozenset[str]) -> tuple[re.Pattern, re.Pattern] | None:
     stemming (a common word's hits would otherwise stem every word of every abstract).
     Two patterns: one for the text in any case, and one for the text lower-cased, which
     the regular expression engine scans for its literal start several times faster."""
-    heads = sorted({t[:4] for t in terms if not CJK_RE.match(t)})
+    words = [w for t in terms for w in (t.split(PHRASE)[0].split() if PHRASE in t else [t])]
+    heads = sorted({w[:4] for w in words if not CJK_RE.match(w)})
     if not heads:
         return None
     caseless = "|".join("∇" if h == "∇" else _caseless(h) + r"\w*" for h in heads)
@@ -105,6 +114,50 @@ def _chinese_terms(terms: frozenset[str]) -> tuple[str, ...]:
     return tuple(t for t in terms if CJK_RE.match(t))
 
 
+@lru_cache(maxsize=64)
+def _phrases(terms: frozenset[str]) -> tuple[tuple[tuple[str, ...], int], ...]:
+    """The English phrases among *terms*: their words (as indexed) and slop."""
+    out = []
+    for t in terms:
+        if PHRASE in t:
+            words, slop = t.split(PHRASE)
+            out.append((tuple(words.split()), int(slop)))
+    return tuple(out)
+
+
+_GAP_WORD_RE = re.compile(r"[^\W_]+")
+
+
+def _near(text: str, end: int, start: int, slop: int) -> bool:
+    """Whether the words of *text* between *end* and *start* are few enough for a phrase of
+    *slop* (as the index counts them: common words are not there, a Chinese character is
+    a place of its own)."""
+    places = 0
+    for m in _GAP_WORD_RE.finditer(text, end, start):
+        word = m.group()
+        places += len(word) if CJK_RE.match(word) else word.lower() not in STOP_WORDS
+    return places < slop
+
+
+def _phrase_spans(text: str, found: list[tuple[int, int, str]], phrases) -> list:
+    """Where each phrase's words stand in order, each near the one before: from its
+    first word's start to its last word's end. *found*: the phrases' words in *text*."""
+    spans = []
+    for words, slop in phrases:
+        for k, (start, end, token) in enumerate(found):
+            if token != words[0]:
+                continue
+            last, j = end, k
+            for word in words[1:]:
+                j = next((i for i in range(j + 1, len(found)) if found[i][2] == word), None)
+                if j is None or not _near(text, last, found[j][0], slop):
+                    break
+                last = found[j][1]
+            else:
+                spans.append((start, last))
+    return spans
+
+
 def _spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
     """Where the query's terms occur in *text*, as the analyzer would find them.
 
@@ -116,6 +169,9 @@ def _spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
     function calls they were a fifth of a piped hit's snippet.)
     """
     spans = []
+    phrases = _phrases(terms)
+    in_phrases = {w for words, _slop in phrases for w in words}
+    found = []  # (start, end, token) of the phrases' words
     candidates = _candidates(terms)
     if candidates is not None:
         for start, end in _candidate_matches(text, candidates):
@@ -128,12 +184,18 @@ def _spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
                 cut = CJK_RE.search(word)
                 if cut:
                     word = word[: cut.start()]
-            if _token(word) in terms:
+            token = _token(word)
+            if token in terms:
                 spans.append((start, start + len(word)))
             elif text.startswith("-", start + len(word)):  # multi-modal, for "multimodal"
                 joined = HYPHENATED_RE.match(text, start)
                 if joined and _token(joined.group().replace("-", "")) in terms:
                     spans.append((start, joined.end()))
+            if token in in_phrases:
+                found.append((start, start + len(word), token))
+    if phrases:  # (a phrase first, over its words marked alone: 学习率 / learning rate)
+        spans += _phrase_spans(text, found, phrases)
+        return sorted(spans, key=lambda span: (span[0], -span[1]))
     for term in _chinese_terms(terms):
         start = text.find(term)
         while start != -1:
