@@ -115,14 +115,15 @@ def _chinese_terms(terms: frozenset[str]) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=64)
-def _phrases(terms: frozenset[str]) -> tuple[tuple[tuple[str, ...], int], ...]:
-    """The English phrases among *terms*: their words (as indexed) and slop."""
+def _phrases(terms: frozenset[str]) -> tuple[tuple[tuple[tuple[str, ...], int], ...], frozenset]:
+    """The English phrases among *terms*, each its words (as indexed) and slop, and all
+    their words."""
     out = []
     for t in terms:
         if PHRASE in t:
             words, slop = t.split(PHRASE)
             out.append((tuple(words.split()), int(slop)))
-    return tuple(out)
+    return tuple(out), frozenset(w for words, _slop in out for w in words)
 
 
 _GAP_WORD_RE = re.compile(r"[^\W_]+")
@@ -169,8 +170,7 @@ def _spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
     function calls they were a fifth of a piped hit's snippet.)
     """
     spans = []
-    phrases = _phrases(terms)
-    in_phrases = {w for words, _slop in phrases for w in words}
+    phrases, in_phrases = _phrases(terms)
     found = []  # (start, end, token) of the phrases' words
     candidates = _candidates(terms)
     if candidates is not None:
@@ -191,7 +191,7 @@ def _spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
                 joined = HYPHENATED_RE.match(text, start)
                 if joined and _token(joined.group().replace("-", "")) in terms:
                     spans.append((start, joined.end()))
-            if token in in_phrases:
+            if in_phrases and token in in_phrases:
                 found.append((start, start + len(word), token))
     if phrases:  # (a phrase first, over its words marked alone: 学习率 / learning rate)
         spans += _phrase_spans(text, found, phrases)
