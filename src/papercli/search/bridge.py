@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from ..text import CJK_CLASS
+from ..text import CJK_CLASS, CJK_RE
 from .querylang import CHINESE_FUNCTION_WORDS
 
 
@@ -76,7 +76,7 @@ def _bridge_run(
     for k, word in enumerate(words):
         spelt_word = glossary.abbreviation(word) or american_as_typed(word)  # (fl: FL)
         for piece, spelt in [*((gap, gap) for gap in gaps[k]), (word, spelt_word)]:
-            if text and not (_CJK_END_RE.search(text) and _CJK_START_RE.match(spelt)):
+            if text and not (CJK_RE.match(text[-1]) and CJK_RE.match(spelt)):
                 text += " "
             where.append(len(text))
             text += spelt
@@ -125,8 +125,6 @@ _CHINESE_WORD_RE = re.compile(f"[{CJK_CLASS}]+")
 # two words between) also found "learning, convergence rate", and FedDAG's "Data and
 # Gradient Integration for Heterogeneous" for data heterogeneity (right, by chance too).
 NAME_SLOP = 1
-_CJK_START_RE = re.compile(f"[{CJK_CLASS}]")
-_CJK_END_RE = re.compile(f"[{CJK_CLASS}]$")
 
 
 def _named(words: list[str], cids: list[str], negated: bool = False) -> str:

@@ -349,10 +349,10 @@ def without_one(
     how many papers they match (within *filters*). The word left out is one no paper has
     ("how to reduce communication in distributed training": no paper says "reduce"), else
     a word that names no concept of the glossary ("why does Adam work": "work"), the one
-    whose absence matches the fewest papers but some. Only for
-    words searched as words (no phrases, fields or operators), two to eight of them
-    (Chinese written as one run counts as the words it is read as: 基于扩散模型的语言生成 is
-    扩散模型 and 语言生成, which the user cannot see); None when no one word is to blame."""
+    whose absence matches the fewest papers but some. Only for words searched as words (no
+    phrases, fields or operators), two to eight of them (Chinese written as one run counts
+    as the words it is read as: 基于扩散模型的语言生成 is 扩散模型 and 语言生成, which the
+    user cannot see); None when no one word is to blame."""
     from ..text import STOP_WORDS, has_cjk
     from .bridge import words_of_run
     from .querylang import ASKING_WORDS, OPERATORS

@@ -20,12 +20,11 @@ signs (``√``, a lone ``+``), Chinese brackets, a hyphen right after a parenthe
 (``(L0,L1)-smooth``) and a colon after a word that is not a field name (``RRNCO:
 Towards…``) are punctuation, not syntax; so is a lone dash. The separators typed in
 Chinese (``，、；：。！？``) and a semicolon part two words as a space does (联邦学习，异构).
-After a field's name and a
-space (``title: muon``, a pasted ``Abstract: We propose…``) the next word is the field's
-value. A pasted link, DOI or arXiv id (``arXiv:2401.12345``) is text, LaTeX is read as a
-record's is (``$\\mu$P`` is ``μP``), ``*emphasis*`` is its word, and the ``(untitled)``
-flag of a derived label is ours and left out. A plus between two words is a space
-(联邦学习+大模型), a hyphenated word asks for both spellings (``multi-modal``,
+After a field's name and a space (``title: muon``, a pasted ``Abstract: We propose…``) the next
+word is the field's value. A pasted link, DOI or arXiv id (``arXiv:2401.12345``) is text,
+LaTeX is read as a record's is (``$\\mu$P`` is ``μP``), ``*emphasis*`` is its word, and
+the ``(untitled)`` flag of a derived label is ours and left out. A plus between two words
+is a space (联邦学习+大模型), a hyphenated word asks for both spellings (``multi-modal``,
 ``multimodal``), and a year or a known venue typed as a word is that field too (``muon
 ICLR 2026``).
 
@@ -69,8 +68,9 @@ _EDGE_PUNCT = "?!&,;.:'`^[]{}<>=|/\\-+‐‑‒–—―−…。，、；：！
 _INNER_SYNTAX_RE = re.compile(r"[\[\]{}^<>='（）【】「」『』]")
 _JOINING_PLUS_RE = re.compile(r"(?<=[^\W_])\+(?=[^\W_])")
 # Between two words, what separates them as a space does: the Chinese comma, enumeration
-# comma, semicolon, colon, full stop and marks, in either width, and a semicolon (联邦学习，异构
-# and muon；adam found nothing, "muon, adam" both papers); a quoted phrase keeps them.
+# comma, semicolon, colon, full stop, exclamation and question marks, and an ASCII semicolon
+# (联邦学习，异构 and muon；adam found nothing, "muon, adam" both papers); a quoted phrase
+# keeps them.
 _SEPARATOR_RE = re.compile(r'"[^"]*"|[，、；：。！？;]')
 # A possessive: the word itself (LLM's reasoning is LLM reasoning; the index reads "LLM's"
 # as llm and s).
@@ -444,7 +444,7 @@ _ITEM_RE = re.compile(rf"\(\(([^)]*)\) OR ([^)]*)\)|\(({_PLAIN}) OR ([^)]*)\)|({
 def _direct(rewritten: str, schema):
     """The query Whoosh's parser would make of *rewritten*, made directly when it is only
     words of Latin letters, each with the concepts it names (``muon``, ``(muon OR
-    concept:muon)``, ``("federated learning"~3 OR concept:federated-learning)``): most
+    concept:muon)``, ``("federated learning"~1 OR concept:federated-learning)``): most
     queries. Importing, building and running the parser took ~7 ms of a cold search's
     ~150, and 10–20 ms more where it read a name's words as a phrase (``test_querylang``
     checks that both give the same query). None: anything else, or a word a field
