@@ -63,6 +63,8 @@ def resolve(name):
         ("联邦学习，异构、量化；muon;adam", "联邦学习 异构 量化 muon adam"),  # separators as
         ("RRNCO：Towards 收敛。泛化！", "RRNCO 收敛 泛化"),  # typed in Chinese: spaces
         ('"联邦学习，异构" 量化', '"联邦学习，异构" 量化'),  # (a phrase as quoted)
+        ("训练数据，模型，训练数据，模型 muon Muon muon", "训练数据 模型 muon Muon"),  # a word
+        ("muon OR adam muon", "muon OR adam muon"),  # ANDed once is enough; with OR, as typed
     ],
 )
 def test_rewrite(text, expected):
