@@ -158,13 +158,39 @@ def test_the_function_words_of_a_chinese_query_join_its_words(index, typed, spac
 
 @pytest.mark.parametrize(
     ("typed", "name"),
-    [("车辆路径问题", "车辆路径"), ("旅行商问题", "旅行商"), ("二阶优化器", "二阶优化")],
+    [("车辆路径问题", "车辆路径"), ("旅行商问题", "旅行商"), ("二阶优化器", "二阶优化"),
+     ("梯度下降法", "梯度下降"), ("随机梯度下降法", "随机梯度下降"), ("最小二乘法", "最小二乘")],
 )  # fmt: skip
 def test_a_name_with_a_head_noun_written_on_is_the_name(index, typed, name):
-    """Chinese writes "the problem of", "a method for" after a name, together with it:
-    车辆路径问题 (the vehicle routing problem) found nothing, as no paper writes it."""
+    """Chinese writes "the problem of", "the method of" after a name, together with it:
+    车辆路径问题 (the vehicle routing problem) found nothing, as no paper writes it, and
+    梯度下降法 (gradient descent, as textbooks name it) none of the 13 papers of 梯度下降."""
     assert ids(search(index, name))
     assert ids(search(index, typed)) == ids(search(index, name))
+
+
+def test_the_name_a_concepts_source_cites_is_one_of_its_names(index):
+    """A concept's source names the Chinese Wikipedia article its Chinese follows; the
+    article's title is what a reader types (支持向量机, 聚类分析, 反向传播算法, 最大似然估计),
+    and it found nothing where the glossary held only the shorter word the papers write
+    (支持向量). Each title now reads as its concept, except where the title is a broader
+    word or another term than the concept's (状态空间, a state space, for state-space
+    models; 特征分解, which ML papers also write for a decomposition of features)."""
+    from papercli.search.query import named_concepts
+
+    broader_or_other = {"自动驾驶汽车", "基于转换器的生成式预训练模型", "状态空间", "特征分解",
+                        "典型相关", "上界和下界", "卡罗需－库恩－塔克条件"}  # fmt: skip
+    data = yaml.safe_load(PACKAGE_FILE.read_text("utf-8"))["concepts"]
+    cited = [(cid, m.group(1)) for cid, concept in data.items()
+             for m in re.finditer(r"Chinese Wikipedia article ([^\s(;,\"]+)",
+                                  str(concept.get("source", "")))]  # fmt: skip
+    assert len(cited) > 100
+    unread = [(cid, title) for cid, title in cited
+              if title not in broader_or_other and cid not in named_concepts(index, title)]  # fmt: skip
+    assert unread == []
+    for title, name in [("支持向量机", "支持向量"), ("聚类分析", "聚类"), ("反向传播算法", "反向传播")]:
+        assert ids(search(index, name))
+        assert ids(search(index, title)) == ids(search(index, name)), title
 
 
 def test_a_function_word_inside_a_word_is_part_of_it(index):

@@ -191,7 +191,7 @@ def _names(word: str, glossary) -> list[str]:
     """The concepts *word* names as a whole, also as the noun of a property a name gives
     (收敛性 is convergence, 稀疏性 sparsity: Chinese adds 性 as English adds -ity), or with a
     head noun that names no other concept (车辆路径问题, the vehicle routing problem, is
-    vehicle routing; 二阶优化器 is second-order optimization)."""
+    vehicle routing; 二阶优化器 is second-order optimization; 拟牛顿法 quasi-Newton)."""
     for whole in (word, _headless(word)):
         if whole:
             named = [cid for start, end, cid in glossary.spans(whole)
@@ -202,17 +202,20 @@ def _names(word: str, glossary) -> list[str]:
 
 
 # The nouns Chinese puts after a concept's name to say the concept itself: "the problem of"
-# it, "the property of" it, "the device that does" it (车辆路径问题 is the vehicle routing
-# problem, 收敛性 convergence, 优化器 what optimizes). A head that says more (联邦学习框架,
-# a framework) is a word of the query: ``_WORD_HEADS``.
-_HEADS = ("问题", "性", "器")
+# it, "the property of" it, "the device that does" it, "the method of" it (车辆路径问题 is
+# the vehicle routing problem, 收敛性 convergence, 优化器 what optimizes, 梯度下降法 gradient
+# descent: the name most textbooks give it, which found nothing, as the papers write
+# 梯度下降). A head that says more (联邦学习框架, a framework) is a word of the query: ``WORDS``.
+_HEADS = ("问题", "性", "器", "法")
 
 
 def _headless(word: str) -> str | None:
-    """*word* without the head noun it ends with, if two characters or more are left."""
+    """*word* without the head noun it ends with, if two characters or more are left and
+    the head is no end of a common word (the 法 of 方法, a method: ``WORDS``)."""
     for head in _HEADS:
         if word.endswith(head) and len(word) - len(head) >= 2:
-            return word[: -len(head)]
+            if not any(word.endswith(w) for w in WORDS if w != head and w.endswith(head)):
+                return word[: -len(head)]
     return None
 
 
