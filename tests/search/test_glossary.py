@@ -193,6 +193,41 @@ def test_the_name_a_concepts_source_cites_is_one_of_its_names(index):
         assert ids(search(index, title)) == ids(search(index, name)), title
 
 
+@pytest.mark.parametrize(("typed", "name"), [("nonconvex optimization", "nonconvex"),
+                                           ("non-convex optimisation", "non-convex"),
+                                           ("Hessian matrix", "Hessian"),
+                                           ("zero-shot learning", "zero-shot")])  # fmt: skip
+def test_a_concepts_whole_term_is_its_name(index, typed, name):
+    """A name is the shortest words that say a concept in a text (non-convex); a reader
+    types the whole term, as the concept's id spells it (non-convex optimization), whose
+    other words were asked for apart: it found none of the 2 papers "non-convex" finds."""
+    assert ids(search(index, name))
+    assert ids(search(index, typed)) == ids(search(index, name))
+
+
+def test_every_concepts_id_that_holds_a_name_reads_as_the_concept(index):
+    """Each id of the glossary holding one of its concept's English names (the words of
+    hessian-matrix hold "Hessian"), read as words, names that concept whole: no word of
+    it is left to be asked for apart. Abbreviations aside (roc-auc, iid-data)."""
+    from papercli.search.glossary import GlossaryFiles
+    from papercli.search.query import named_concepts
+
+    glossary = GlossaryFiles().load()
+    checked, partial = 0, []
+    for cid, concept in glossary.concepts.items():
+        words = cid.split("-")
+        names = [re.split(r"[\s-]+", n.lower()) for n in concept.en
+                 if sum(c.isupper() for c in n) < 2]  # fmt: skip
+        if not any(words[i : i + len(n)] == n for n in names for i in range(len(words))):
+            continue
+        checked += 1
+        named = named_concepts(index, " ".join(words)).get(cid)  # (in American spelling:
+        if named is None or len(named.split()) != len(words):  # dialogue is "dialog")
+            partial.append(cid)
+    assert checked > 200
+    assert partial == []
+
+
 def test_a_function_word_inside_a_word_is_part_of_it(index):
     """A cut that would leave a single character is no cut: 总和 (a sum), 涉及 (involve)."""
     from papercli.search.querylang import rewrite

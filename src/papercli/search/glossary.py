@@ -63,8 +63,34 @@ class Concept:
 
     @property
     def name_tag(self) -> Tag:
-        """What finds the concept in a query: its names only."""
-        return Tag(self.id, _spelt(self.en), _spelt(self.zh), _spelt(self.exclude))
+        """What finds the concept in a query: its names only, and its id read as words
+        where the id is one of them with the words that complete it (``id_names``)."""
+        return Tag(self.id, _spelt(self.en + self.id_names()), _spelt(self.zh),
+                   _spelt(self.exclude))  # fmt: skip
+
+    def id_names(self) -> list[str]:
+        """The concept's id read as words where it holds one of its English names whole,
+        with that name as each of its spellings without a hyphen or space
+        (non-convex-optimization: "non-convex optimization", "nonconvex optimization";
+        time-series-forecasting: "time series forecasting"). A name is the shortest words
+        that say the concept in a text; a reader types the whole term, whose other words
+        were asked for apart (7 papers of "non-convex" and none of "non-convex
+        optimization" were found by it). Not for abbreviations (roc-auc)."""
+        ids = self.id.split("-")
+        out = []
+        for name in self.en:
+            if sum(c.isupper() for c in name) >= 2:
+                continue
+            words = re.split(r"[\s-]+", name.lower())
+            for i in range(len(ids) - len(words) + 1):
+                if ids[i : i + len(words)] == words and len(words) < len(ids):
+                    joined = "".join(words)
+                    for spelt in self.en:
+                        if re.sub(r"[\s-]+", "", spelt.lower()) == joined:
+                            out.append(" ".join([*ids[:i], spelt, *ids[i + len(words) :]]))
+                    break
+        known = {_spaced(name) for name in self.en}
+        return [n for n in dict.fromkeys(out) if _spaced(n) not in known]
 
     def label(self, language: str) -> str:
         """The concept's first term in *language* ("en" or "zh"), for the snippet's arrow."""
@@ -407,6 +433,11 @@ def _spelt(terms: list[str]) -> list[str]:
     from ..text.variants import normalize
 
     return list(dict.fromkeys(normalize(t) for t in terms))
+
+
+def _spaced(term: str) -> str:
+    """*term* in lower case with a space for each hyphen (names match either way)."""
+    return re.sub(r"[\s-]+", " ", term.lower()).removesuffix("s")
 
 
 def _is_cjk(term: str) -> bool:
