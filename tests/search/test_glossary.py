@@ -188,7 +188,11 @@ def test_the_name_a_concepts_source_cites_is_one_of_its_names(index):
     unread = [(cid, title) for cid, title in cited
               if title not in broader_or_other and cid not in named_concepts(index, title)]  # fmt: skip
     assert unread == []
-    for title, name in [("支持向量机", "支持向量"), ("聚类分析", "聚类"), ("反向传播算法", "反向传播")]:
+    for title, name in [
+        ("支持向量机", "支持向量"),
+        ("聚类分析", "聚类"),
+        ("反向传播算法", "反向传播"),
+    ]:
         assert ids(search(index, name))
         assert ids(search(index, title)) == ids(search(index, name)), title
 

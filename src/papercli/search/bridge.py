@@ -213,9 +213,12 @@ def _headless(word: str) -> str | None:
     """*word* without the head noun it ends with, if two characters or more are left and
     the head is no end of a common word (the 法 of 方法, a method: ``WORDS``)."""
     for head in _HEADS:
-        if word.endswith(head) and len(word) - len(head) >= 2:
-            if not any(word.endswith(w) for w in WORDS if w != head and w.endswith(head)):
-                return word[: -len(head)]
+        if (
+            word.endswith(head)
+            and len(word) - len(head) >= 2
+            and not any(word.endswith(w) for w in WORDS if w != head and w.endswith(head))
+        ):
+            return word[: -len(head)]
     return None
 
 
