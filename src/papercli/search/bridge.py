@@ -236,7 +236,7 @@ WORDS = {
     "检索": ("retrieval",), "分类": ("classification",), "回归": ("regression",),
     "贝叶斯": ("Bayesian",), "因果": ("causal",), "数据集": ("dataset",),
     "方差": ("variance",), "误差": ("error",), "稀疏": ("sparse", "sparsity"),
-    "剪枝": ("pruning",), "扩散": ("diffusion",),
+    "剪枝": ("pruning",), "扩散": ("diffusion",), "客户端": ("client",),
 }  # fmt: skip
 _ENGLISH_WORDS = {en.lower(): zh for zh, ens in WORDS.items() for en in ens}
 # A paper found by a word's translation only ranks below those that write the word, as one
@@ -250,7 +250,11 @@ TRANSLATED = "word:"  # (a key of *bridges* for a rendering, beside the concepts
 def _in_both_languages(word: str, bridges: dict) -> str:
     """*word*, or it and its rendering in the other language (a common word: ``WORDS``),
     noted in *bridges* as ``TRANSLATED`` + the rendering -> *word* (for the snippet's
-    arrow: 梯度 → gradient)."""
+    arrow: 梯度 → gradient). A property's noun (稳定性, stability: a word and 性) is also
+    the word it is made from (稳定), as English stems "smoothness" to "smooth": 光滑性
+    found no paper that writes 高阶光滑 (highly smooth), 训练稳定性 none that writes 稳定训练."""
+    if word.endswith("性") and len(word) >= 3 and _CHINESE_WORD_RE.fullmatch(word):
+        return f"({word} OR {_in_both_languages(word[:-1], bridges)})"
     chinese = _ENGLISH_WORDS.get(word.lower())
     renderings = WORDS.get(word) or ((chinese,) if chinese else ())
     if not renderings:
