@@ -169,6 +169,27 @@ def test_a_name_with_a_head_noun_written_on_is_the_name(index, typed, name):
     assert ids(search(index, typed)) == ids(search(index, name))
 
 
+@pytest.mark.parametrize(("typed", "name"), [("超参数", "超参")])
+def test_a_name_with_one_character_written_on_is_the_name(index, typed, name):
+    """One character is no word of its own: 超参数 (the hyperparameter, as most papers write
+    it) was no name of the concept whose name is 超参, which finds 超参数 inside a text; it
+    found only the papers that write it, and no English one."""
+    from papercli.search.query import named_concepts
+
+    assert ids(search(index, name))
+    assert ids(search(index, typed)) == ids(search(index, name))
+    assert set(named_concepts(index, typed)) == set(named_concepts(index, name)) != set()
+
+
+def test_a_name_with_one_character_on_in_another_sense_is_not_the_name(index):
+    """推理时 (at inference time) is one of reasoning's exclusions: 推理 with 时 written on
+    does not name reasoning."""
+    from papercli.search.query import named_concepts
+
+    assert "reasoning" in named_concepts(index, "推理")
+    assert "reasoning" not in named_concepts(index, "推理时")
+
+
 def test_the_name_a_concepts_source_cites_is_one_of_its_names(index):
     """A concept's source names the Chinese Wikipedia article its Chinese follows; the
     article's title is what a reader types (支持向量机, 聚类分析, 反向传播算法, 最大似然估计),

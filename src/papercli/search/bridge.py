@@ -191,13 +191,20 @@ def _names(word: str, glossary) -> list[str]:
     """The concepts *word* names as a whole, also as the noun of a property a name gives
     (收敛性 is convergence, 稀疏性 sparsity: Chinese adds 性 as English adds -ity), or with a
     head noun that names no other concept (车辆路径问题, the vehicle routing problem, is
-    vehicle routing; 二阶优化器 is second-order optimization; 拟牛顿法 quasi-Newton)."""
+    vehicle routing; 二阶优化器 is second-order optimization; 拟牛顿法 quasi-Newton), or
+    with any one character written on, which is no word of its own (超参数 is 超参, the
+    hyperparameter; 支持向量机 支持向量; 可微优化层 可微优化), unless the name stands there in
+    another sense (推理时, at inference time: the glossary's exclusions)."""
     for whole in (word, _headless(word)):
         if whole:
             named = [cid for start, end, cid in glossary.spans(whole)
                      if (start, end) == (0, len(whole))]  # fmt: skip
             if named:
                 return named
+    if len(word) >= 3 and _CHINESE_WORD_RE.fullmatch(word[-1]):
+        return [
+            cid for start, end, cid in glossary.spans(word) if (start, end) == (0, len(word) - 1)
+        ]
     return []
 
 
