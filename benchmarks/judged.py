@@ -6,9 +6,12 @@ language, with the glossary's bridge (the default) and with ``--exact``.
 The set's 48 concepts were judged by reading the 63 bundled records, not by running the
 search or the glossary. A paper found counts once per concept. A second table tells where
 the relevant papers rank (R-precision, MAP). ``-v`` lists each concept's misses and extra
-hits. ``--set`` scores against another judgement of the same concepts (a second reader's:
-tests/data/judged_second.yaml); ``--agreement`` prints how far that judgement agrees with
-judged.yaml, and the search's recall and precision by either judge, by both and by one.
+hits. ``--set`` scores against another judgement: of the same concepts (a second reader's:
+tests/data/judged_second.yaml), or of new ones, judged blind, which the glossary was not
+built on (tests/data/judged_heldout.yaml, 25 concepts; tests/data/judged_third.yaml, 20):
+how far the search holds on concepts nobody tuned it for. ``--agreement`` prints how far
+a second judgement of the same concepts agrees with judged.yaml, and the search's recall
+and precision by either judge, by both and by one.
 The numbers of an older commit come from the same script run with ``PYTHONPATH`` pointing at
 that commit's ``src`` (``exact`` is then the only mode there is).
 """
