@@ -504,7 +504,16 @@ def test_a_changed_glossary_rebuilds_the_index_and_says_why(tmp_path, monkeypatc
     assert invoke("--library", str(library), "search", "扩散模型", "--ids").stdout.split() == before
 
 
-def test_judged_recall_and_precision_do_not_fall(index):
+@pytest.mark.parametrize(
+    ("judged_file", "floors"),
+    [("judged.yaml", {"en": (0.95, 0.87), "zh": (0.95, 0.86)}),
+     # two blind sets of new concepts (2026-12-04), first scored before any change made
+     # for them: 0.46 / 0.85 and 0.37 / 0.91 (judged_heldout), 0.28 / 0.76 and 0.30 / 0.81
+     # (judged_third); BENCHMARKS.md has what moved them since
+     ("judged_heldout.yaml", {"en": (0.51, 0.85), "zh": (0.45, 0.90)}),
+     ("judged_third.yaml", {"en": (0.31, 0.74), "zh": (0.32, 0.78)})],
+)  # fmt: skip
+def test_judged_recall_and_precision_do_not_fall(index, judged_file, floors):
     """The judged set (tests/data/judged.yaml: 48 concepts, judged by reading the records)
     against the floors last measured (BENCHMARKS.md has the numbers). Bridging topics named
     in passing (the taxonomy's ``passing``) raised Chinese recall from 0.87 to 0.91 and
@@ -521,8 +530,8 @@ def test_judged_recall_and_precision_do_not_fall(index):
     rate) raised English precision to 0.88 (172/196) and recall went to 0.96: MuonBP and
     FedDAG were found by words that stood apart by chance ("data efficiency … additional
     communication"; "Data and Gradient Integration for Heterogeneous")."""
-    judged = yaml.safe_load((TEST_DATA / "judged.yaml").read_text("utf-8"))["concepts"]
-    for language, recall_floor, precision_floor in (("en", 0.95, 0.87), ("zh", 0.95, 0.86)):
+    judged = yaml.safe_load((TEST_DATA / judged_file).read_text("utf-8"))["concepts"]
+    for language, (recall_floor, precision_floor) in floors.items():
         found = relevant = retrieved = 0
         for concept in judged:
             got = ids(search(index, concept[language]))
@@ -705,7 +714,12 @@ def test_branch_and_bound_is_no_kind_of_integer_programming(index, query):
      # concepts of no tag, each found in one language only before (a held-out judged set)
      ("自我改进", "self-improvement", {"iclr2026-icpo"}),
      ("协方差矩阵", "covariance matrix", {"iclr2026-kl-shampoo", "iclr2026-weak-sigreg"}),
-     ("样本重加权", "sample reweighting", {"iclr2026-alignment-large-language-models-llms"})],
+     ("样本重加权", "sample reweighting", {"iclr2026-alignment-large-language-models-llms"}),
+     # a third blind set: the global optimum (MPU's in passing), 部分客户端参与 as its
+     # source cites it
+     ("全局最优", "global optimality", {"iclr2026-rs-ort", "iclr2026-decost", "iclr2026-mpu"}),
+     ("部分客户端参与", "partial participation",
+      {"iclr2026-hierarchical-federated-learning-hfl-addresses", "iclr2026-rfedags"})],
 )  # fmt: skip
 def test_a_concept_the_taxonomy_names_in_both_languages_bridges_both_ways(
     index, chinese, english, papers

@@ -200,6 +200,10 @@ def test_the_word_no_paper_has_with_the_others_is_named(index):
     assert without_one(index, "基于扩散模型的语言生成") == ("语言生成", "扩散模型", 2)
     assert without_one(index, '"muon adam" zzqq sgd') is None  # (a phrase: as asked)
     assert without_one(index, "muon optimizer zzqq -adam") == ("zzqq", "muon optimizer -adam", 2)
+    # a name of several words is one word here: "squares" alone finds nothing, "least
+    # method" nothing either, and no word was left out
+    assert without_one(index, "least squares method") == ("method", "least squares", 1)
+    assert without_one(index, "edge of stability method") == ("method", "edge of stability", 1)
 
 
 def test_similar_papers_share_key_terms_across_languages(index):

@@ -90,9 +90,10 @@ def search(
     大模型 finds (the papers that say LLM too). Names and common words
     written together, as Chinese is (大模型微调, 大模型训练), are asked for each, and so
     are the words around the particles and question words run into them
-    (大模型的强化学习, 如何微调大模型); a name with a head noun run on is the name
-    (车辆路径问题); a common word is asked for in both languages (梯度, gradient;
-    联邦学习框架: framework). --exact turns this off.
+    (大模型的强化学习, 如何微调大模型); a name with a head noun or one character run on
+    is the name (车辆路径问题, 梯度下降法, 超参数), and so is a concept's whole term
+    (nonconvex optimization, Hessian matrix); a common word is asked for in both
+    languages (梯度, gradient; 联邦学习框架: framework). --exact turns this off.
 
     Pasted text works: a title pasted as it is finds its paper first, also as a .bib
     file writes it ($\\mu$P is μP) and whatever query words it holds (Attention Is

@@ -364,6 +364,7 @@ def without_one(
              and w.strip("?!.,;").lower() not in STOP_WORDS | ASKING_WORDS]  # fmt: skip
     glossary = index.query_glossary() if any(has_cjk(w) for w in typed) else None
     words = [p for w in typed for p in (words_of_run(w, glossary) if glossary else [w])]
+    words = _names_whole(index, " ".join(w for w in text.split() if w not in signed), words)
     if not 2 <= len(words) <= 8:  # (a pasted passage would take a search a word)
         return None
     extra = _filter_query(filters or Filters())
@@ -395,6 +396,29 @@ def without_one(
             if best is None or rank < best[0]:
                 best = (rank, (word, " ".join(rest), n))
     return best and best[1]
+
+
+def _names_whole(index: PaperIndex, text: str, words: list[str]) -> list[str]:
+    """*words* (those of *text* to search for) with each English name of several words as
+    one, and its common words ("least squares method": "least squares", "method"; "mixture
+    of experts"). Left out, a word of a name leaves the name's other words, a name of
+    nothing: "least squares method" had no word to leave out, as "squares" alone finds no
+    paper and "least method" none either."""
+    from ..text import STOP_WORDS
+
+    names = [name for name in named_concepts(index, text).values() if " " in name]
+    out, i = [], 0
+    while i < len(words):
+        for name in sorted(names, key=len, reverse=True):
+            inside = [w for w in name.lower().split() if w not in STOP_WORDS]
+            if [w.lower() for w in words[i : i + len(inside)]] == inside:
+                out.append(name)
+                i += len(inside)
+                break
+        else:
+            out.append(words[i])
+            i += 1
+    return out
 
 
 def _and(q, extra):
