@@ -204,6 +204,9 @@ def test_the_word_no_paper_has_with_the_others_is_named(index):
     # method" nothing either, and no word was left out
     assert without_one(index, "least squares method") == ("method", "least squares", 1)
     assert without_one(index, "edge of stability method") == ("method", "edge of stability", 1)
+    # a common word (训练, "training" in both languages) names no concept: it is the one to
+    # leave out, not 光滑 (smooth), which only one paper writes
+    assert without_one(index, "光滑 训练") == ("训练", "光滑", 1)
 
 
 def test_similar_papers_share_key_terms_across_languages(index):

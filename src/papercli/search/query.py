@@ -267,10 +267,13 @@ def _literal_match(index: PaperIndex, q, hit: Hit, literal: set[int]) -> bool:
 
 
 def named_concepts(index: PaperIndex, text: str) -> dict[str, str]:
-    """The concepts of the glossary *text* names: id -> the words of *text* that name it."""
+    """The concepts of the glossary *text* names: id -> the words of *text* that name it
+    (not a common word's rendering in the other language: 训练 names no concept, and left
+    out of "光滑 训练" it was kept as if it did, the message naming 29 papers of 训练
+    instead of the one of 光滑)."""
     bridges: dict[str, str] = {}
     parse_query(index, text, bridges=bridges)
-    return bridges
+    return {cid: words for cid, words in bridges.items() if not cid.startswith(TRANSLATED)}
 
 
 def absent_concepts(index: PaperIndex, text: str) -> list[str]:
