@@ -65,6 +65,7 @@ def resolve(name):
         ('"联邦学习，异构" 量化', '"联邦学习，异构" 量化'),  # (a phrase as quoted)
         ("训练数据，模型，训练数据，模型 muon Muon muon", "训练数据 模型 muon Muon"),  # a word
         ("muon OR adam muon", "muon OR adam muon"),  # ANDed once is enough; with OR, as typed
+        ("稳定性% 44.3％", "稳定性 44.3"),  # a percent sign at a word's edge: punctuation
     ],
 )
 def test_rewrite(text, expected):

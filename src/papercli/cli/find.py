@@ -105,7 +105,7 @@ def search(
     a plus between two words is a space (联邦学习+大模型); two words typed apart also
     find the word written solid (sign SGD finds SignSGD); a year, a venue or a category
     as a word is that field too (muon ICLR 2026, 优化/理论);
-    ? ! & , signs (√, +) and a colon after a word that is not a field (RRNCO:
+    ? ! & , % signs (√, +) and a colon after a word that is not a field (RRNCO:
     Towards…) are punctuation, and ，、；。 part words as a space does. A pasted
     paper id lists that paper first, and so does a pasted link, DOI or arXiv id of
     a paper (1412.6980, doi:10.…).

@@ -64,18 +64,20 @@ class Concept:
     @property
     def name_tag(self) -> Tag:
         """What finds the concept in a query: its names only, and its id read as words
-        where the id is one of them with the words that complete it (``id_names``)."""
-        return Tag(self.id, _spelt(self.en + self.id_names()), _spelt(self.zh),
+        where the id is one of them with the words that complete it (``id_names``, worked
+        out once: the index's compiled glossary and its needles both ask)."""
+        return Tag(self.id, _spelt(self.en + self.id_names), _spelt(self.zh),
                    _spelt(self.exclude))  # fmt: skip
 
+    @cached_property
     def id_names(self) -> list[str]:
         """The concept's id read as words where it holds one of its English names whole,
         with that name as each of its spellings without a hyphen or space
         (non-convex-optimization: "non-convex optimization", "nonconvex optimization";
         time-series-forecasting: "time series forecasting"). A name is the shortest words
         that say the concept in a text; a reader types the whole term, whose other words
-        were asked for apart (7 papers of "non-convex" and none of "non-convex
-        optimization" were found by it). Not for abbreviations (roc-auc)."""
+        were asked for apart ("nonconvex" found 2 papers, "nonconvex optimization" none
+        of them). Not for abbreviations (roc-auc)."""
         ids = self.id.split("-")
         out = []
         for name in self.en:
@@ -271,7 +273,7 @@ class Glossary:
         return {
             "concepts": {  # (the names a query knows, the id's words among them: precomputed,
                 # as working them out for every candidate took a query 1.3 ms, warm)
-                c.id: [c.en + c.id_names(), c.zh, c.exclude]
+                c.id: [c.en + c.id_names, c.zh, c.exclude]
                 for c in self.concepts.values()
                 if c.en or c.zh
             },
@@ -441,7 +443,8 @@ def _spelt(terms: list[str]) -> list[str]:
 
 
 def _spaced(term: str) -> str:
-    """*term* in lower case with a space for each hyphen (names match either way)."""
+    """*term* in lower case, a space for each hyphen and no final s: the forms a name
+    matches anyway (a hyphen or a space, a plural)."""
     return re.sub(r"[\s-]+", " ", term.lower()).removesuffix("s")
 
 
