@@ -21,11 +21,15 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-QUERIES = ["muon", "federated learning", "联邦学习", "聯邦學習", "ＧＲＰＯ", "muon optimiser"]
+QUERIES = ["muon", "federated learning", "联邦学习", "聯邦學習", "ＧＲＰＯ", "muon optimiser",
+           "accelerate training", "训练加速"]  # fmt: skip
 
 CHILD = """
-import json, sys, time
-import typer  # (as the command does before searching)
+import gc, json, sys, time
+gc.disable()  # (as papers' entry point does, cli.main: what importing the commands made
+from papercli.cli.app import app  # is kept out of the collector's scans)
+gc.freeze()
+gc.enable()
 from papercli.store.library import Library
 from papercli.search.index import PaperIndex
 from papercli.search.query import search

@@ -507,11 +507,14 @@ def test_a_changed_glossary_rebuilds_the_index_and_says_why(tmp_path, monkeypatc
 @pytest.mark.parametrize(
     ("judged_file", "floors"),
     [("judged.yaml", {"en": (0.95, 0.87), "zh": (0.95, 0.86)}),
-     # two blind sets of new concepts (2026-12-04), first scored before any change made
-     # for them: 0.46 / 0.85 and 0.37 / 0.91 (judged_heldout), 0.28 / 0.76 and 0.30 / 0.81
-     # (judged_third); BENCHMARKS.md has what moved them since
-     ("judged_heldout.yaml", {"en": (0.51, 0.85), "zh": (0.45, 0.90)}),
-     ("judged_third.yaml", {"en": (0.31, 0.74), "zh": (0.32, 0.78)})],
+     # three blind sets of new concepts (2026-12-04), each first scored before any change
+     # made for it: 0.46 / 0.85 and 0.37 / 0.91 (judged_heldout), 0.28 / 0.76 and 0.30 /
+     # 0.81 (judged_third), 0.43 / 0.61 and 0.42 / 0.81 (judged_fourth); BENCHMARKS.md has
+     # what moved them since (the common words in both languages, words.py: more right
+     # papers for a few wrong ones)
+     ("judged_heldout.yaml", {"en": (0.52, 0.83), "zh": (0.46, 0.90)}),
+     ("judged_third.yaml", {"en": (0.38, 0.75), "zh": (0.35, 0.73)}),
+     ("judged_fourth.yaml", {"en": (0.45, 0.60), "zh": (0.43, 0.77)})],
 )  # fmt: skip
 def test_judged_recall_and_precision_do_not_fall(index, judged_file, floors):
     """The judged set (tests/data/judged.yaml: 48 concepts, judged by reading the records)

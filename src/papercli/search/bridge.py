@@ -12,7 +12,7 @@ runs its words together: a word made of names and common words (大模型微调,
 联邦学习框架), or of words around the particles and question words run into them
 (大模型的强化学习, 如何微调大模型), is the phrase as written or its pieces each, and a name
 with a head noun written on is the name (收敛性 is 收敛, 车辆路径问题 is 车辆路径). A common
-word, no name, is asked for in both languages (梯度 or gradient: ``WORDS``), and an
+word, no name, is asked for in both languages (梯度 or gradient: ``words.WORDS``), and an
 abbreviation typed in lower case is the abbreviation (fl: FL).
 """
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from ..text import CJK_CLASS, CJK_RE
+from . import words as common
 from .querylang import CHINESE_FUNCTION_WORDS
 
 
@@ -157,7 +158,7 @@ def _unnamed(word: str, glossary, bridges: dict, negated: bool = False) -> str:
     for piece in cut:
         inner = _inner(piece, glossary)
         parts.append(f"({piece} OR ({_each(inner, bridges, negated)}))" if inner
-                     else _in_both_languages(piece, bridges))  # fmt: skip
+                     else in_both_languages(piece, bridges))  # fmt: skip
     if len(cut) == 1:
         return parts[0]
     return f"({word} OR ({' AND '.join(parts)}))"
@@ -181,7 +182,7 @@ def _inner(piece: str, glossary) -> list[tuple[str, list[str]]] | None:
     named = _names(piece, glossary)
     if named:
         return [(piece, named)]
-    if piece in WORDS:
+    if piece in common.WORDS:
         return None
     stem = _headless(piece)  # (组合优化大模型问题: names and a head that says nothing more)
     return (stem and _compound(stem, glossary)) or _compound(piece, glossary)
@@ -212,40 +213,24 @@ def _names(word: str, glossary) -> list[str]:
 # it, "the property of" it, "the device that does" it, "the method of" it (车辆路径问题 is
 # the vehicle routing problem, 收敛性 convergence, 优化器 what optimizes, 梯度下降法 gradient
 # descent: the name most textbooks give it, which found nothing, as the papers write
-# 梯度下降). A head that says more (联邦学习框架, a framework) is a word of the query: ``WORDS``.
+# 梯度下降). A head that says more (联邦学习框架, a framework) is a word of the query
+# (``words.WORDS``).
 _HEADS = ("问题", "性", "器", "法")
 
 
 def _headless(word: str) -> str | None:
     """*word* without the head noun it ends with, if two characters or more are left and
-    the head is no end of a common word (the 法 of 方法, a method: ``WORDS``)."""
+    the head is no end of a common word (the 法 of 方法, a method: ``words.WORDS``)."""
     for head in _HEADS:
         if (
             word.endswith(head)
             and len(word) - len(head) >= 2
-            and not any(word.endswith(w) for w in WORDS if w != head and w.endswith(head))
+            and not any(word.endswith(w) for w in common.WORDS if w != head and w.endswith(head))
         ):
             return word[: -len(head)]
     return None
 
 
-# Common words of ML texts, each with its usual English rendering. Too common or too broad
-# to say what a paper is about, they are no names of the glossary (a paper is indexed with
-# no concept for them); but a query asks for such a word in both languages, as it asks for
-# an English word in English texts: 梯度 finds "gradient", and "gradient" finds 梯度. Only
-# a word on its own or a head after a name (联邦学习框架: 框架 or "framework").
-WORDS = {
-    "框架": ("framework",), "方法": ("method",), "算法": ("algorithm",), "模型": ("model",),
-    "理论": ("theory",), "梯度": ("gradient",), "采样": ("sampling",), "噪声": ("noise",),
-    "训练": ("training",), "损失": ("loss",), "通信": ("communication",),
-    "分布式": ("distributed",), "矩阵": ("matrix",), "张量": ("tensor",),
-    "概率": ("probability",), "奖励": ("reward",), "智能体": ("agent",),
-    "检索": ("retrieval",), "分类": ("classification",), "回归": ("regression",),
-    "贝叶斯": ("Bayesian",), "因果": ("causal",), "数据集": ("dataset",),
-    "方差": ("variance",), "误差": ("error",), "稀疏": ("sparse", "sparsity"),
-    "剪枝": ("pruning",), "扩散": ("diffusion",), "客户端": ("client",),
-}  # fmt: skip
-_ENGLISH_WORDS = {en.lower(): zh for zh, ens in WORDS.items() for en in ens}
 # A paper found by a word's translation only ranks below those that write the word, as one
 # found only through the glossary does (schema.CONCEPT_BOOST). At full weight 梯度 listed
 # 74 pairs of its 26 hits out of that order (a title saying "Gradient" counts 4), and
@@ -254,16 +239,15 @@ TRANSLATION_BOOST = 0.05
 TRANSLATED = "word:"  # (a key of *bridges* for a rendering, beside the concepts' ids)
 
 
-def _in_both_languages(word: str, bridges: dict) -> str:
-    """*word*, or it and its rendering in the other language (a common word: ``WORDS``),
+def in_both_languages(word: str, bridges: dict) -> str:
+    """*word*, or it and its rendering in the other language (a common word: ``words.WORDS``),
     noted in *bridges* as ``TRANSLATED`` + the rendering -> *word* (for the snippet's
     arrow: 梯度 → gradient). A property's noun (稳定性, stability: a word and 性) is also
     the word it is made from (稳定), as English stems "smoothness" to "smooth": 光滑性
     found no paper that writes 高阶光滑 (highly smooth), 训练稳定性 none that writes 稳定训练."""
     if word.endswith("性") and len(word) >= 3 and _CHINESE_WORD_RE.fullmatch(word):
-        return f"({word} OR {_in_both_languages(word[:-1], bridges)})"
-    chinese = _ENGLISH_WORDS.get(word.lower())
-    renderings = WORDS.get(word) or ((chinese,) if chinese else ())
+        return f"({word} OR {in_both_languages(word[:-1], bridges)})"
+    renderings = common.renderings(word)
     if not renderings:
         return word
     for rendering in renderings:
@@ -278,7 +262,7 @@ def _each(pieces: list[tuple[str, list[str]]], bridges: dict, negated: bool = Fa
     for piece, cids in pieces:
         for cid in cids:
             bridges.setdefault(cid, piece)
-        out.append(_named([piece], cids, negated) if cids else _in_both_languages(piece, bridges))
+        out.append(_named([piece], cids, negated) if cids else in_both_languages(piece, bridges))
     return " AND ".join(out)
 
 
@@ -313,7 +297,7 @@ _LONGEST_OTHER = 12
 
 
 def _compound(word: str, glossary) -> list[tuple[str, list[str]]] | None:
-    """A Chinese word that is the glossary's names and common words (``WORDS``) written
+    """A Chinese word that is the glossary's names and common words (``words.WORDS``) written
     together, as Chinese is, without a space, as its pieces with the concepts each names:
     大模型微调 is 大模型 and 微调, 大模型训练 大模型 and 训练 (training), 量子联邦学习 量子
     and 联邦学习. Between two such words, or before or after one, a piece of two letters or
@@ -329,9 +313,8 @@ def _compound(word: str, glossary) -> list[tuple[str, list[str]]] | None:
     known: dict[int, dict[int, list[str]]] = {}  # start -> end -> concepts (a common word: [])
     for start, end, cid in glossary.spans(word):
         known.setdefault(start, {}).setdefault(end, []).append(cid)
-    for common in WORDS:
-        for m in re.finditer(re.escape(common), word):
-            known.setdefault(m.start(), {}).setdefault(m.end(), [])
+    for start, end in common.spans(word):
+        known.setdefault(start, {}).setdefault(end, [])
 
     # best[after_other][pos]: the cheapest cut of word[pos:] (characters left outside the
     # known words, pieces) and its first piece (end, concepts or None for a piece of

@@ -289,10 +289,12 @@ def rewrite(
     joined = _solid(out, latin, gaps, solid)
     pieces = [(tok, n, n + 1) for n, tok in enumerate(out)]  # (token, its words in *out*)
     if bridgeable or negated:
-        from .bridge import bridge
+        from .bridge import bridge, in_both_languages
 
-        pieces = bridge(out, bridgeable, glossary, {} if bridges is None else bridges, gaps,
-                        negated)  # fmt: skip
+        bridges = {} if bridges is None else bridges
+        pieces = bridge(out, bridgeable, glossary, bridges, gaps, negated)
+        joined = {n: in_both_languages(word, bridges) if n in bridgeable else word
+                  for n, word in joined.items()}  # (data sets: datasets, or 数据集)  # fmt: skip
     result: list[str] = []
     for k, (tok, n, end) in enumerate(pieces):
         if n in categorized and end - n == 1:
