@@ -13,8 +13,8 @@ complexity", 样本和时间复杂度): the modifier before the conjunction and 
 term too (``Coordination``).
 
 Out: the concepts a paper speaks of, indexed in its ``concept`` field when the index is
-built, and the compiled glossary saved beside the index (``.index/glossary.json``): a
-query is matched against it without reading YAML (~1 ms). The files' stamps are the
+built, and the compiled glossary saved beside the index (``compiled``): a query is
+matched against it without reading YAML. The files' stamps are the
 glossary's fingerprint; the index is rebuilt when they change.
 
 A paper speaks of a concept when its text holds one of the concept's names or one of the
@@ -38,7 +38,6 @@ from ..tags.taxonomy import TAG_RE, Tag, Taxonomy, load_taxonomy, term_lists
 from ..text import CJK_RE
 
 PACKAGE_FILE = Path(__file__).with_name("glossary.yaml")
-COMPILED = "glossary.json"  # the names, for queries (~3 ms to read)
 FULL = "concepts.json"  # every concept with its names and signs, for indexing (YAML: ~130 ms)
 
 
@@ -57,17 +56,17 @@ class Concept:
         """What finds the concept in a paper: its names and signs (in the one spelling the
         texts are matched in: a user's ``β-VAE`` is ``beta-VAE``)."""
         signs = [s for s in self.signs if s not in self.en and s not in self.zh]
-        return Tag(self.id, _spelt(self.en + [s for s in signs if not _is_cjk(s)]),
-                   _spelt(self.zh + [s for s in signs if _is_cjk(s)]),
-                   _spelt(self.exclude))  # fmt: skip
+        return Tag(self.id, spelt(self.en + [s for s in signs if not _is_cjk(s)]),
+                   spelt(self.zh + [s for s in signs if _is_cjk(s)]),
+                   spelt(self.exclude))  # fmt: skip
 
     @property
     def name_tag(self) -> Tag:
         """What finds the concept in a query: its names only, and its id read as words
         where the id is one of them with the words that complete it (``id_names``, worked
         out once: the index's compiled glossary and its needles both ask)."""
-        return Tag(self.id, _spelt(self.en + self.id_names), _spelt(self.zh),
-                   _spelt(self.exclude))  # fmt: skip
+        return Tag(self.id, spelt(self.en + self.id_names), spelt(self.zh),
+                   spelt(self.exclude))  # fmt: skip
 
     @cached_property
     def id_names(self) -> list[str]:
@@ -87,9 +86,9 @@ class Concept:
             for i in range(len(ids) - len(words) + 1):
                 if ids[i : i + len(words)] == words and len(words) < len(ids):
                     joined = "".join(words)
-                    for spelt in self.en:
-                        if re.sub(r"[\s-]+", "", spelt.lower()) == joined:
-                            out.append(" ".join([*ids[:i], spelt, *ids[i + len(words) :]]))
+                    for written in self.en:
+                        if re.sub(r"[\s-]+", "", written.lower()) == joined:
+                            out.append(" ".join([*ids[:i], written, *ids[i + len(words) :]]))
                     break
         known = {_spaced(name) for name in self.en}
         return [n for n in dict.fromkeys(out) if _spaced(n) not in known]
@@ -283,11 +282,12 @@ class Glossary:
 
     def save(self, folder: Path) -> None:
         from ..store.files import atomic_write
+        from .compiled import COMPILED, encode
 
         full = {c.id: [c.en, c.zh, c.exclude, c.signs, c.broader]
                 for c in self.concepts.values()}  # fmt: skip
-        for name, data in ((FULL, full), (COMPILED, self.compiled())):
-            atomic_write(folder / name, json.dumps(data, ensure_ascii=False).encode("utf-8"))
+        atomic_write(folder / FULL, json.dumps(full, ensure_ascii=False).encode("utf-8"))
+        atomic_write(folder / COMPILED, encode(self.compiled()))
 
     @classmethod
     def saved(cls, folder: Path) -> Glossary | None:
@@ -358,84 +358,7 @@ class Coordination:
                     out.setdefault(cid, text[first.start() : words[last].end()])
 
 
-# Abbreviations that are also English words: typed in lower case, the word is meant (clip
-# a gradient, zero-shot, reinforce), not CLIP, ZeRO, REINFORCE.
-LOWER_CASE_WORDS = frozenset({"clip", "zero", "reinforce", "soap", "rag", "glove"})
-
-
-class QueryGlossary:
-    """The compiled glossary read back for a query: only the candidate concepts are
-    turned into matchers."""
-
-    def __init__(self, data: dict) -> None:
-        self.data = data
-        self._abbreviations: dict[str, str] | None = None  # lower case -> as written
-
-    @classmethod
-    def load(cls, folder: Path) -> QueryGlossary | None:
-        try:
-            data = json.loads((folder / COMPILED).read_text("utf-8"))
-        except (OSError, ValueError):
-            return None
-        if not isinstance(data, dict) or not all(
-            isinstance(data.get(key), dict) for key in ("concepts", "words", "others")
-        ):
-            return None  # (not what save wrote: no bridge rather than a traceback)
-        return cls(data)
-
-    def concept(self, cid: str) -> Concept | None:
-        spec = self.data["concepts"].get(cid)
-        return Concept(cid, *spec, source="") if spec else None
-
-    def abbreviation(self, word: str) -> str | None:
-        """The abbreviation a query word typed in lower case stands for (fl is FL, moe MoE,
-        llms LLMs: a text must write an abbreviation as it is written, a user need not),
-        or None; never one that is also an English word (clip, zero: ``LOWER_CASE_WORDS``)."""
-        if not word.islower() or not word.isascii() or word.removesuffix("s") in LOWER_CASE_WORDS:
-            return None
-        if self._abbreviations is None:
-            self._abbreviations = {
-                term.lower(): term
-                for en, _zh, _exclude in self.data["concepts"].values()
-                for term in en
-                if " " not in term and sum(c.isupper() for c in term) >= 2
-            }
-        found = self._abbreviations.get(word)
-        if found is None and word.endswith("s") and (one := self._abbreviations.get(word[:-1])):
-            found = one + "s"  # (llms: LLMs, as a text's plural matches)
-        return found
-
-    def words(self) -> set[str]:
-        """Every word of the concepts' English names and abbreviations, in lower case (the
-        words of machine learning, whether or not a paper of the library has them)."""
-        import re
-
-        return {w for en, _zh, _exclude in self.data["concepts"].values()
-                for term in en for w in re.findall(r"[a-z]+", term.lower())}  # fmt: skip
-
-    def spans(self, text: str) -> list[tuple[int, int, str]]:
-        """(start, end, concept id) for each term of a concept found in *text*, longest
-        first where they overlap; terms inside an exclusion do not count."""
-        from ..tags.taxonomy import word_set
-
-        lowered = text.lower()
-        words = word_set(lowered)
-        candidates = set()
-        for needle in words:
-            candidates.update(self.data["words"].get(needle, ()))
-        for needle, ids in self.data["others"].items():
-            if needle in lowered:
-                candidates.update(ids)
-        found = []
-        for cid in sorted(candidates):
-            en, zh, exclude = self.data["concepts"][cid]  # (the names as compiled)
-            tag = Tag(cid, _spelt(en), _spelt(zh), _spelt(exclude))
-            found += [(start, end, cid) for start, end in tag.spans(text)]
-        found.sort(key=lambda s: (s[0], -(s[1] - s[0]), s[2]))
-        return found
-
-
-def _spelt(terms: list[str]) -> list[str]:
+def spelt(terms: list[str]) -> list[str]:
     """*terms* in the one spelling (``text.variants.normalize``), each once."""
     from ..text.variants import normalize
 

@@ -30,7 +30,8 @@ from ..store.files import Stamp
 from ..store.library import Library
 from ..store.record import Record
 from . import state
-from .glossary import COMPILED, FULL, Glossary, GlossaryFiles, QueryGlossary
+from .compiled import COMPILED, OLD_COMPILED, QueryGlossary
+from .glossary import FULL, Glossary, GlossaryFiles
 from .hits import Hit, hit_from
 from .schema import SCHEMA_VERSION, make_schema
 from .vocabulary import FILE as VOCABULARY_FILE
@@ -172,7 +173,7 @@ class PaperIndex:
         # (read from its files: a glossary in error stops here, with the index untouched)
         glossary = self._glossary = self.glossary_files.load()
         self.dir.mkdir(parents=True, exist_ok=True)
-        for name in ("stamps.json", "state.json", VOCABULARY_FILE, COMPILED, FULL):
+        for name in ("stamps.json", "state.json", VOCABULARY_FILE, COMPILED, FULL, OLD_COMPILED):
             (self.dir / name).unlink(missing_ok=True)
         self._ix = windex.create_in(str(self.dir), make_schema())
         glossary.save(self.dir)  # (what queries will be bridged with)

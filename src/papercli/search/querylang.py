@@ -43,7 +43,7 @@ from __future__ import annotations
 import re
 
 from ..errors import UsageError
-from ..text import HYPHENATED_RE, STOP_WORDS, UNTITLED, UNTITLED_NOTE, strip_controls
+from ..text import CJK_CLASS, HYPHENATED_RE, STOP_WORDS, UNTITLED, UNTITLED_NOTE, strip_controls
 
 TEXT_FIELDS = ("title", "name", "author", "keyword", "tag", "abstract", "summary")
 FIELDS = (*TEXT_FIELDS, "venue", "year", "category")
@@ -439,11 +439,12 @@ def _keywords_of_phrase(node, schema):
 _PLAIN = r"(?!(?:AND|OR|NOT|ANDNOT|ANDMAYBE|TO)\b)[A-Za-z]+"
 _CONCEPTS = r"concept:[a-z0-9-]+(?: OR concept:[a-z0-9-]+)*"
 _NEAR = rf'"{_PLAIN}(?: {_PLAIN})+"~\d+'  # (a name's words together: bridge.NAME_SLOP)
+_RENDERED = rf"(?: OR [{CJK_CLASS}]+\^[0-9.]+)+"  # (a common word's renderings: words.py)
 _ITEM = (rf"{_PLAIN}|\({_PLAIN} OR {_CONCEPTS}\)|\(\({_PLAIN}(?: AND {_PLAIN})+\) OR {_CONCEPTS}\)"
-         rf"|\({_NEAR} OR {_CONCEPTS}\)")  # fmt: skip
+         rf"|\({_NEAR} OR {_CONCEPTS}\)|\({_PLAIN}{_RENDERED}\)")  # fmt: skip
 _DIRECT_RE = re.compile(rf"(?:{_ITEM})(?: (?:{_ITEM}))*")
-_ITEM_RE = re.compile(rf"\(\(([^)]*)\) OR ([^)]*)\)|\(({_PLAIN}) OR ([^)]*)\)|({_PLAIN})"
-                      rf'|\("([^"]*)"~(\d+) OR ([^)]*)\)')  # fmt: skip
+_ITEM_RE = re.compile(rf"\(\(([^)]*)\) OR ([^)]*)\)|\(({_PLAIN}) OR (concept:[^)]*)\)|({_PLAIN})"
+                      rf'|\("([^"]*)"~(\d+) OR ([^)]*)\)|\(({_PLAIN})({_RENDERED})\)')  # fmt: skip
 
 
 def _direct(rewritten: str, schema):
@@ -459,13 +460,16 @@ def _direct(rewritten: str, schema):
     if not _DIRECT_RE.fullmatch(rewritten):
         return None
 
-    def word(w: str):
+    def word(w: str, boost: float = 1.0):
         terms = []
         for name in TEXT_FIELDS:
             tokens = list(schema[name].process_text(w, mode="query"))
-            if len(tokens) != 1:
+            if len(tokens) == 1:
+                terms.append(query.Term(name, tokens[0], boost=boost))
+            elif tokens and schema[name].format.supports("positions"):  # (数据集: 数据 据集,
+                terms.append(query.Phrase(name, tokens, slop=1, boost=boost))  # as the parser)
+            else:
                 return None
-            terms.append(query.Term(name, tokens[0]))
         return query.Or(terms)
 
     def near(words: list[str], slop: int):  # (a field without positions: the words as one
@@ -487,9 +491,17 @@ def _direct(rewritten: str, schema):
         return [query.Term("concept", c.removeprefix("concept:")) for c in text.split(" OR ")]
 
     items = []
-    for words, named, alone, named_alone, plain, phrase, slop, named_near in _ITEM_RE.findall(
-        rewritten
-    ):
+    for (words, named, alone, named_alone, plain, phrase, slop, named_near, typed,
+         rendered) in _ITEM_RE.findall(rewritten):  # fmt: skip
+        if typed:  # (a common word and its renderings: words.py)
+            parts = [word(typed)]
+            for rendering in rendered.removeprefix(" OR ").split(" OR "):
+                text, _, boost = rendering.partition("^")
+                parts.append(word(text, float(boost)))
+            if None in parts:
+                return None
+            items.append(query.Or(parts))
+            continue
         if phrase:
             together = near(phrase.split(), int(slop))
             if together is None:
