@@ -43,7 +43,7 @@ from __future__ import annotations
 import re
 
 from ..errors import UsageError
-from ..text import CJK_CLASS, HYPHENATED_RE, STOP_WORDS, UNTITLED, UNTITLED_NOTE, strip_controls
+from ..text import HYPHENATED_RE, STOP_WORDS, UNTITLED, UNTITLED_NOTE, strip_controls
 
 TEXT_FIELDS = ("title", "name", "author", "keyword", "tag", "abstract", "summary")
 FIELDS = (*TEXT_FIELDS, "venue", "year", "category")
@@ -408,7 +408,9 @@ def parse(text: str, schema, **options):
     """A Whoosh query for *text*, or a one-line ``UsageError`` saying what is wrong
     (*options*: those of ``rewrite``)."""
     rewritten = rewrite(text, **options)
-    direct = _direct(rewritten, schema)
+    from .direct import build
+
+    direct = build(rewritten, schema)  # (most queries: without Whoosh's parser)
     if direct is not None:
         return direct
     from whoosh import qparser, query
@@ -434,85 +436,3 @@ def _keywords_of_phrase(node, schema):
     if isinstance(node, query.Phrase) and not schema[node.fieldname].format.supports("positions"):
         return query.And([query.Term(node.fieldname, word) for word in node.words])
     return node
-
-
-_PLAIN = r"(?!(?:AND|OR|NOT|ANDNOT|ANDMAYBE|TO)\b)[A-Za-z]+"
-_CONCEPTS = r"concept:[a-z0-9-]+(?: OR concept:[a-z0-9-]+)*"
-_NEAR = rf'"{_PLAIN}(?: {_PLAIN})+"~\d+'  # (a name's words together: bridge.NAME_SLOP)
-_RENDERED = rf"(?: OR [{CJK_CLASS}]+\^[0-9.]+)+"  # (a common word's renderings: words.py)
-_ITEM = (rf"{_PLAIN}|\({_PLAIN} OR {_CONCEPTS}\)|\(\({_PLAIN}(?: AND {_PLAIN})+\) OR {_CONCEPTS}\)"
-         rf"|\({_NEAR} OR {_CONCEPTS}\)|\({_PLAIN}{_RENDERED}\)")  # fmt: skip
-_DIRECT_RE = re.compile(rf"(?:{_ITEM})(?: (?:{_ITEM}))*")
-_ITEM_RE = re.compile(rf"\(\(([^)]*)\) OR ([^)]*)\)|\(({_PLAIN}) OR (concept:[^)]*)\)|({_PLAIN})"
-                      rf'|\("([^"]*)"~(\d+) OR ([^)]*)\)|\(({_PLAIN})({_RENDERED})\)')  # fmt: skip
-
-
-def _direct(rewritten: str, schema):
-    """The query Whoosh's parser would make of *rewritten*, made directly when it is only
-    words of Latin letters, each with the concepts it names (``muon``, ``(muon OR
-    concept:muon)``, ``("federated learning"~1 OR concept:federated-learning)``): most
-    queries. Importing, building and running the parser took ~7 ms of a cold search's
-    ~150, and 10–20 ms more where it read a name's words as a phrase (``test_querylang``
-    checks that both give the same query). None: anything else, or a word a field
-    analyses into other than one token."""
-    from whoosh import query
-
-    if not _DIRECT_RE.fullmatch(rewritten):
-        return None
-
-    def word(w: str, boost: float = 1.0):
-        terms = []
-        for name in TEXT_FIELDS:
-            tokens = list(schema[name].process_text(w, mode="query"))
-            if len(tokens) == 1:
-                terms.append(query.Term(name, tokens[0], boost=boost))
-            elif tokens and schema[name].format.supports("positions"):  # (数据集: 数据 据集,
-                terms.append(query.Phrase(name, tokens, slop=1, boost=boost))  # as the parser)
-            else:
-                return None
-        return query.Or(terms)
-
-    def near(words: list[str], slop: int):  # (a field without positions: the words as one
-        fields = []  # keyword, as the parser reads a phrase there)
-        for name in TEXT_FIELDS:
-            if not schema[name].format.supports("positions"):
-                tokens = list(schema[name].process_text(" ".join(words), mode="query"))
-                if len(tokens) != 1:
-                    return None
-                fields.append(query.Term(name, tokens[0]))
-                continue
-            tokens = [list(schema[name].process_text(w, mode="query")) for w in words]
-            if any(len(t) != 1 for t in tokens):
-                return None
-            fields.append(query.Phrase(name, [t[0] for t in tokens], slop=slop))
-        return query.Or(fields)
-
-    def concepts(text: str) -> list:
-        return [query.Term("concept", c.removeprefix("concept:")) for c in text.split(" OR ")]
-
-    items = []
-    for (words, named, alone, named_alone, plain, phrase, slop, named_near, typed,
-         rendered) in _ITEM_RE.findall(rewritten):  # fmt: skip
-        if typed:  # (a common word and its renderings: words.py)
-            parts = [word(typed)]
-            for rendering in rendered.removeprefix(" OR ").split(" OR "):
-                text, _, boost = rendering.partition("^")
-                parts.append(word(text, float(boost)))
-            if None in parts:
-                return None
-            items.append(query.Or(parts))
-            continue
-        if phrase:
-            together = near(phrase.split(), int(slop))
-            if together is None:
-                return None
-            items.append(query.Or([together, *concepts(named_near)]))
-            continue
-        parts = [word(w) for w in (words.split(" AND ") if words else [alone or plain])]
-        if None in parts:
-            return None
-        if words:
-            items.append(query.Or([query.And(parts), *concepts(named)]))
-        else:
-            items.append(query.Or([parts[0], *concepts(named_alone)]) if alone else parts[0])
-    return (items[0] if len(items) == 1 else query.And(items)).normalize()
