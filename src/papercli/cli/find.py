@@ -92,8 +92,9 @@ def search(
     are the words around the particles and question words run into them
     (大模型的强化学习, 如何微调大模型); a name with a head noun or one character run on
     is the name (车辆路径问题, 梯度下降法, 超参数), and so is a concept's whole term
-    (nonconvex optimization, Hessian matrix); a common word is asked for in both
-    languages (梯度, gradient; 联邦学习框架: framework). --exact turns this off.
+    (nonconvex optimization, Hessian matrix); a common word of ML texts is asked for in
+    both languages, in any of its forms (梯度, gradient; 联邦学习框架: framework;
+    accelerating training: 加速训练). --exact turns this off.
 
     Pasted text works: a title pasted as it is finds its paper first, also as a .bib
     file writes it ($\\mu$P is μP) and whatever query words it holds (Attention Is
