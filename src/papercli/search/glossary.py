@@ -267,8 +267,10 @@ class Glossary:
 
     def compiled(self) -> dict:
         """What a query needs, as JSON: each concept's terms and exclusions, and the
-        needles that make a concept a candidate (see ``Taxonomy._needles``)."""
-        words, others = self._name_matcher._needles
+        needles that make a concept a candidate (see ``Taxonomy._needles``): a word with
+        the words each name needs beside it (``Taxonomy._candidates``)."""
+        words = self._name_matcher._candidates[0]  # (each with the words it needs)
+        others = self._name_matcher._needles[1]
         return {
             "concepts": {  # (the names a query knows, the id's words among them: precomputed,
                 # as working them out for every candidate took a query 1.3 ms, warm)
@@ -276,7 +278,10 @@ class Glossary:
                 for c in self.concepts.values()
                 if c.en or c.zh
             },
-            "words": {k: sorted(v) for k, v in words.items()},
+            "words": {
+                k: sorted([name, sorted(required)] for name, required in v)
+                for k, v in words.items()
+            },
             "others": {k: sorted(v) for k, v in others.items()},
         }
 
