@@ -119,6 +119,16 @@ class QueryGlossary:
                     ids.update(found.decode().split())  # UTF-8 bytes where it is found in text)
         return ids
 
+    def _named_with(self, word: str) -> list[tuple[str, list[str]]]:
+        """(concept id, the other words its name needs) for each name *word* is in; none
+        for an entry the file garbles (no bridge through it, rather than a traceback)."""
+        raw = self._get("words", word)
+        try:
+            pairs = json.loads(raw) if raw is not None else []
+            return [(cid, list(needs)) for cid, needs in pairs if isinstance(cid, str)]
+        except (ValueError, TypeError):
+            return []
+
     def spec(self, cid: str) -> list | None:
         """[English names, Chinese names, exclusions] of the concept *cid*, as compiled;
         None for no such concept (or an entry the file garbles)."""
@@ -170,7 +180,7 @@ class QueryGlossary:
         # A name whose words the text does not all hold is not in it: "learning" made 40
         # concepts candidates of "federated learning" (deep learning…), 4 ms to rule out.
         for needle in words:
-            for cid, needs in json.loads(self._get("words", needle) or "[]"):
+            for cid, needs in self._named_with(needle):
                 if words.issuperset(needs):
                     candidates.add(cid)
         found = []
