@@ -81,3 +81,16 @@ def test_a_word_written_solid_is_asked_for_in_both_languages(index):
     assert only_chinese == {"iclr2026-deepafl", "iclr2026-rrnco", "iclr2026-rs-ort"}
     assert all("数据集" in index.get(rid).text("summary_zh") for rid in only_chinese)
     assert only_chinese <= ids(search(index, "data sets"))
+
+
+def test_the_passage_holds_each_word_where_they_stand_together(index):
+    """AtteNT's first 训练 stands in 训练过程, far from its only 加速, which 加速训练 writes
+    beside another 训练: in a narrow column its passage for "accelerate training" showed
+    训练 alone. Each word's place is now the one closest to the others'."""
+    from papercli.search.snippets import MARK_END, MARK_START
+
+    (hit,) = [h for h in search(index, "accelerate training", snippet_cells=60)
+              if h.id == "iclr2026-attent"]  # fmt: skip
+    head, _, passage = hit.snippet.partition(": ")
+    assert plain(head) == "accelerate → 加速, training → 训练"
+    assert f"{MARK_START}加速训练{MARK_END}" in passage  # (both, marked as one)

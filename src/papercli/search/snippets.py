@@ -442,14 +442,14 @@ def bridged(
     wanted = len(set(bridges.values()))
     for key in ("abstract", "summary_zh", "title"):
         text = strip_controls(texts.get(key) or "")
-        located: dict[str, tuple[int, int]] = {}  # the query's words -> where, one each
+        located: dict[str, list[tuple[int, int]]] = {}  # the query's words -> where
         for cid, asked in bridges.items():
             term = found.get(cid)
-            span = _find(text, term) if term and asked not in located else None
-            if span is not None:
-                located[asked] = span
+            spans = _find_all(text, term) if term and asked not in located else []
+            if spans:
+                located[asked] = spans
         if located and (best is None or len(located) > len(best[1])):
-            best = (text, list(located.items()))
+            best = (text, _closest(located))
             if len(located) == wanted:
                 break  # (every concept in one passage: no need to look further)
     if best is None:
@@ -467,23 +467,53 @@ def bridged(
     return head + (mark_spans(text, spans, room) or "")
 
 
-def _find(text: str, term: str) -> tuple[int, int] | None:
+def _find_all(text: str, term: str) -> list[tuple[int, int]]:
     """Where *term* (words of the paper as they were matched: in the one spelling) is in
-    *text* as written."""
-    start = text.find(term)
-    if start != -1:
-        return start, start + len(term)
+    *text* as written: each place, up to ``_PLACES``."""
+    found = _places(text, term)
+    if found:
+        return found
     if term.isascii() and len(lowered := text.lower()) == len(text):  # (a common word's
-        start = lowered.find(term.lower())  # rendering, as the query wrote it: "gradient"
-        if start != -1:  # for "Gradient")
-            return start, start + len(term)
+        found = _places(lowered, term.lower())  # rendering, as the query wrote it:
+        if found:  # "gradient" for "Gradient")
+            return found
     if text.isascii() and "_" not in text:
-        return None
+        return []
     normalized, origins = normalize_with_origins(text)
-    start = normalized.find(term)
-    if start == -1:
-        return None
-    return origins[start], origins[start + len(term) - 1] + 1
+    return [(origins[start], origins[end - 1] + 1) for start, end in _places(normalized, term)]
+
+
+_PLACES = 50  # (a word's places a passage is chosen among: an abstract says "learning" ~10)
+
+
+def _places(text: str, term: str) -> list[tuple[int, int]]:
+    out, start = [], text.find(term) if term else -1
+    while start != -1 and len(out) < _PLACES:
+        out.append((start, start + len(term)))
+        start = text.find(term, start + 1)
+    return out
+
+
+def _closest(located: dict[str, list[tuple[int, int]]]) -> list[tuple[str, tuple[int, int]]]:
+    """One place for each of the query's words, as close together as they come (the first
+    such): AtteNT's 训练 first stands in 训练过程, far from its only 加速, which 加速训练
+    writes beside another 训练."""
+    from bisect import bisect_left
+
+    def nearest(spans: list[tuple[int, int]], at: int) -> tuple[int, int]:
+        i = bisect_left(spans, (at,))  # (places are in order: two to compare, not all)
+        return min(spans[max(i - 1, 0) : i + 1], key=lambda s: abs(s[0] - at))
+
+    best, best_key = None, None
+    for anchor_word, places in located.items():
+        for anchor in places:
+            pick = {word: nearest(spans, anchor[0]) for word, spans in located.items()}
+            pick[anchor_word] = anchor
+            key = (max(e for _s, e in pick.values()) - min(s for s, _e in pick.values()),
+                   min(s for s, _e in pick.values()))  # fmt: skip
+            if best_key is None or key < best_key:
+                best, best_key = pick, key
+    return list(best.items())
 
 
 def plain(marked: str) -> str:
