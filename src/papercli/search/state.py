@@ -41,7 +41,12 @@ def files(folder: Path) -> dict:
     with os.scandir(folder) as entries:
         for entry in entries:
             if entry.is_file() and entry.name not in OWN and not entry.name.endswith("LOCK"):
-                st = entry.stat()
+                try:
+                    st = entry.stat()
+                except FileNotFoundError:
+                    # Gone since the listing: a writer at work (Whoosh renames its new
+                    # table of contents into place, and removes what it replaced).
+                    continue
                 stamps[entry.name] = [st.st_size, st.st_mtime_ns]
     return {"generation": _generation(stamps), "files": stamps}
 
@@ -53,10 +58,16 @@ def changed(folder: Path, saved: dict) -> bool:
     kept = saved.get("files")
     if not isinstance(kept, dict) or not isinstance(kept.get("files"), dict):
         return False
-    now = files(folder)
-    if now["generation"] != kept.get("generation"):
-        return False
-    return any(now["files"].get(name) != stamp for name, stamp in kept["files"].items())
+    # A writer removes the files it replaced only once its new table of contents is in
+    # place; a listing taken as it commits can miss the new table and the old files both.
+    # A second look, taken after, sees the new table: only what both looks find counts.
+    for _look in range(2):
+        now = files(folder)
+        if now["generation"] != kept.get("generation"):
+            return False
+        if all(now["files"].get(name) == stamp for name, stamp in kept["files"].items()):
+            return False
+    return True
 
 
 def _generation(stamps: dict) -> int | None:
