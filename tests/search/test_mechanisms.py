@@ -232,3 +232,72 @@ def test_a_listing_of_few_matches_ranks_them_once(seeded_library):
         ranked = list(_ranked(_watched(searcher, asked), q, None, False))
         assert asked == [None]
         assert ranked == list(searcher.search(q, limit=None).top_n)
+
+
+def test_a_library_smaller_than_many_is_ranked_without_looking_up_an_estimate(
+    seeded_library, monkeypatch
+):
+    """An estimate looks up each term's count (a word over seven fields: seven lookups),
+    and is at most the library's size: with fewer papers than ``MANY``, it is not asked
+    for. The ranking is the one search, as before."""
+    from papercli.search import index as index_module
+    from papercli.search.index import _ranked
+    from papercli.search.query import parse_query
+
+    monkeypatch.setattr(index_module, "MANY", 64)  # (the library holds 63)
+    index = PaperIndex(seeded_library).open()
+    with index.searcher() as searcher:
+        q = parse_query(index, "optimization OR learning OR convergence", None, False, {})
+        asked, looked_up = [], []
+
+        class Counted:  # (the reader, noting each term's count looked up)
+            def __getattr__(self, name):
+                return getattr(searcher.reader(), name)
+
+            def doc_frequency(self, *term):
+                looked_up.append(term)
+                return searcher.reader().doc_frequency(*term)
+
+        watched = _watched(searcher, asked)
+        watched.reader = Counted
+        ranked = list(_ranked(watched, q, None, False))
+        assert asked == [None] and looked_up == []
+        assert ranked == list(searcher.search(q, limit=None).top_n)
+        monkeypatch.setattr(index_module, "MANY", 63)  # (as many papers: the estimate asked)
+        assert list(_ranked(watched, q, None, False)) == ranked and len(looked_up) > 20
+
+
+def test_ors_are_matched_by_a_tree_and_rank_as_before(seeded_library):
+    """``unions`` sets each OR to a tree of union matchers (Whoosh preloads an array of
+    2,048 scores below 5,000 papers); every judged query in both languages, bridged and
+    exact, ranks the same papers with the same scores."""
+    import yaml
+    from whoosh.matching import ArrayUnionMatcher
+
+    from papercli.search.index import unions
+    from papercli.search.query import parse_query
+    from testing import TEST_DATA
+
+    def matchers(m):
+        yield m
+        for child in m.children():
+            yield from matchers(child)
+
+    concepts = yaml.safe_load((TEST_DATA / "judged.yaml").read_text("utf-8"))["concepts"]
+    texts = [c[lang] for c in concepts for lang in ("en", "zh")]
+    index = PaperIndex(seeded_library).open()
+    compared = 0
+    with index.searcher() as searcher:
+        for text in [*texts, "Convergence of Muon with Newton-Schulz", "muon -adam"]:
+            for exact in (False, True):
+                q = parse_query(index, text, None, exact, {})
+                before = [(round(s, 9), d) for s, d in searcher.search(q, limit=None).top_n]
+                arrays = [m for m in matchers(q.matcher(searcher, searcher.context()))
+                          if isinstance(m, ArrayUnionMatcher)]  # fmt: skip
+                tree = unions(q)
+                after = [(round(s, 9), d) for s, d in searcher.search(tree, limit=None).top_n]
+                assert after == before, (text, exact)
+                assert not any(isinstance(m, ArrayUnionMatcher)
+                               for m in matchers(tree.matcher(searcher, searcher.context()))), (text, exact)  # fmt: skip
+                compared += bool(arrays)
+    assert compared > 50  # (the queries that were matched by an array before)

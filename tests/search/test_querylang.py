@@ -247,3 +247,21 @@ def test_chinese_words_make_the_query_whooshs_parser_makes(bundled_index):
     rewritten = rewrite("训练加速", None, glossary, {})
     assert "ANDMAYBE" in rewrite("大语言模型", None, glossary, {})
     assert build(rewritten, index.ix.schema) is not None
+
+
+def test_a_built_query_copies_none_of_its_terms(bundled_index, monkeypatch):
+    """A word's alternatives (训练 OR training^0.05, each over seven fields) join their
+    group as its items when built, as normalize() would join them by copying each term
+    (a deep copy each: 49 for 训练加速)."""
+    from whoosh.query import qcore
+
+    from papercli.search.direct import build
+
+    copied = []
+    real = qcore.Query.with_boost
+    monkeypatch.setattr(qcore.Query, "with_boost", lambda q, b: copied.append(q) or real(q, b))
+    glossary = bundled_index.query_glossary()
+    for text in ("训练加速", "accelerate training", "大语言模型", "data sets"):
+        rewritten = rewrite(text, None, glossary, {})
+        assert build(rewritten, bundled_index.ix.schema) is not None
+        assert copied == [], text

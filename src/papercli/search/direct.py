@@ -66,7 +66,13 @@ def _sequence(tokens: list[str], i: int, schema) -> tuple[list, int]:
         if len(items) != 2:
             raise _Unbuilt
         return [query.AndMaybe(*items)], i
-    return [getattr(query, _OPERATORS[operator])(items)], i
+    compound = getattr(query, _OPERATORS[operator])
+    # (a group of the same kind, unweighted, joins this one as its items: what normalize()
+    # makes of it, without the copy of each item it takes 0.05 ms to make)
+    spliced = [sub for item in items
+               for sub in (item.subqueries if type(item) is compound and item.boost == 1
+                           else [item])]  # fmt: skip
+    return [compound(spliced)], i
 
 
 def _item(tokens: list[str], i: int, schema):

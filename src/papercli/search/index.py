@@ -384,7 +384,7 @@ class PaperIndex:
     def ids(self, q) -> list[str]:
         """The ids of every paper matching *q* (stored ids only, no record data kept)."""
         with self.searcher() as searcher:
-            return [searcher.stored_fields(n)["id"] for n in searcher.docs_for_query(q)]
+            return [searcher.stored_fields(n)["id"] for n in searcher.docs_for_query(unions(q))]
 
     def get(self, rid: str) -> Hit | None:
         with self.searcher() as searcher:
@@ -402,7 +402,8 @@ class PaperIndex:
         for _attempt in range(2):
             with self.searcher() as searcher:
                 order = "sortkey" if sort else None
-                results = searcher.search(q, limit=None if exact else limit, sortedby=order)
+                results = searcher.search(unions(q), limit=None if exact else limit,
+                                          sortedby=order)  # fmt: skip
                 kept = results[:limit] if exact and limit is not None else results
                 stored = [(h.fields(), h.score) for h in kept]  # (read once: unzipped, unpickled)
                 hits = [hit_from(fields, None if sort else score) for fields, score in stored]
@@ -461,8 +462,10 @@ def _ranked(searcher, q, limit: int | None, sort: bool) -> Iterator[tuple[float,
     matches) the top-20 search took as long as ranking every match or longer (27 against
     28 ms for "learning", 26 against 19 for "federated learning"), so it would only be
     done twice."""
-    order = "sortkey" if sort else None
-    if limit is not None or sort or q.estimate_size(searcher.reader()) < MANY:
+    order, q = ("sortkey" if sort else None), unions(q)
+    few = searcher.reader().doc_count_all() < MANY  # (then so are the matches: no term looked up
+    # for an estimate, which sums the terms' counts, up to 7 lookups a word of the query)
+    if limit is not None or sort or few or q.estimate_size(searcher.reader()) < MANY:
         yield from searcher.search(q, limit=limit, sortedby=order).top_n
         return
     given = set()
@@ -474,6 +477,26 @@ def _ranked(searcher, q, limit: int | None, sort: bool) -> Iterator[tuple[float,
     for score, docnum in searcher.search(q, limit=None).top_n:
         if docnum not in given:
             yield score, docnum
+
+
+def unions(q):
+    """*q*, each of its ORs set to be matched by a tree of unions rather than an array.
+
+    Below 5,000 documents Whoosh matches an OR of three or more clauses (each word of a
+    query, over seven fields) by preloading an array of 2,048 scores, filled and cleared in
+    Python for each block, whatever the index's size. The tree walks the postings instead,
+    and ranks the same papers in the same order. Medians of 40 warm searches, the two ways
+    interleaved in one process, --exact / bridged: at 63 papers, "federated learning" 7.0
+    / 9.8 ms with the array, 5.7 / 8.3 with the tree, a pasted title 16.7 / 12.9 against
+    14.3 / 11.9; at 2,064 papers, 31.1 / 50.6 against 27.7 / 48.7, "learning" 63.6 / 75.3
+    against 64.2 / 71.0. (Above 5,000 documents Whoosh picks the tree itself.)"""
+    from whoosh import query
+
+    if isinstance(q, query.Or):
+        q.matcher_type = query.Or.DEFAULT_MATCHER
+    for child in q.children():
+        unions(child)
+    return q
 
 
 def _raised_in_whoosh(exc: BaseException) -> bool:

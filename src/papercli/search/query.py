@@ -19,7 +19,7 @@ from ..store.links import link_key
 from ..tags.taxonomy import Taxonomy
 from .bridge import TRANSLATED, TRANSLATION_BOOST
 from .hits import Hit
-from .index import PaperIndex
+from .index import PaperIndex, unions
 from .pasted import cited_titles, named_paper
 
 TagResolver = Callable[[str], "str | None"]  # an alias (联邦学习) -> its tag, or None
@@ -211,7 +211,7 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells) -> Iterator
     with index.searcher() as searcher:
         terms = snippets.query_terms(text_q, searcher.reader())
         # the papers the query as written matches: the others were found through the glossary
-        literal = set(searcher.docs_for_query(_literal(q))) if bridges else None
+        literal = set(searcher.docs_for_query(unions(_literal(q)))) if bridges else None
         rendered = {
             key: key.removeprefix(TRANSLATED) for key in bridges if key.startswith(TRANSLATED)
         }  # (梯度 → gradient: as the paper's words)
@@ -377,7 +377,7 @@ def without_one(
             q = parse_query(index, " ".join(words_left))
         except UsageError:
             return None
-        return searcher.docs_for_query(q if extra is None else _and(q, extra))
+        return searcher.docs_for_query(unions(q if extra is None else _and(q, extra)))
 
     best = None
     with index.searcher() as searcher:
