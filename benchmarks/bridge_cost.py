@@ -97,9 +97,11 @@ def main() -> None:
         added = (bridged - exact) * 1000
         print(f"| `{query}` | {exact * 1000:.1f} ms | {bridged * 1000:.1f} ms | {added:+.1f} ms "
               f"| {made_more * 1000:+.1f} ms | {n_exact} | {n_bridged} |")  # fmt: skip
-    print("\n(making the query: reading the glossary, converting scripts and spellings, the "
-          "bridge and the\nWhoosh query; the rest of what is added is finding, ranking and "
-          "showing the papers the\nbridge finds.)")
+    print(
+        "\n(making the query: reading the glossary, converting scripts and spellings, the "
+        "bridge and the\nWhoosh query; the rest of what is added is finding, ranking and "
+        "showing the papers the\nbridge finds.)"
+    )
 
 
 if __name__ == "__main__":
