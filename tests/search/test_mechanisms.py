@@ -301,3 +301,27 @@ def test_ors_are_matched_by_a_tree_and_rank_as_before(seeded_library):
                                for m in matchers(tree.matcher(searcher, searcher.context()))), (text, exact)  # fmt: skip
                 compared += bool(arrays)
     assert compared > 50  # (the queries that were matched by an array before)
+
+
+def test_an_or_is_matched_without_looking_up_its_clauses_sizes(seeded_library, monkeypatch):
+    """Whoosh balances its tree of unions by each clause's size: one more lookup of each
+    term (seven a word). The plain tree asks none: each term's count is looked up at most
+    once, for its idf (none for a term the index lacks)."""
+    from whoosh.reading import SegmentReader
+
+    from papercli.search.index import unions
+    from papercli.search.query import parse_query
+
+    looked_up = []
+    real = SegmentReader.doc_frequency
+    monkeypatch.setattr(SegmentReader, "doc_frequency",
+                        lambda self, *term: looked_up.append(term) or real(self, *term))  # fmt: skip
+    index = PaperIndex(seeded_library).open()
+    with index.searcher() as searcher:
+        for text in ("muon", "optimizer", "GRPO", "muon OR adam OR sgd"):
+            for exact in (False, True):
+                q = unions(parse_query(index, text, None, exact, {}))
+                looked_up.clear()
+                q.matcher(searcher, searcher.context())
+                terms = [leaf for leaf in q.leaves() if leaf.has_terms()]
+                assert len(terms) >= 7 and len(looked_up) <= len(terms), (text, exact)
