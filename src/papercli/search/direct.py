@@ -68,7 +68,7 @@ def _sequence(tokens: list[str], i: int, schema) -> tuple[list, int]:
         return [query.AndMaybe(*items)], i
     compound = getattr(query, _OPERATORS[operator])
     # (a group of the same kind, unweighted, joins this one as its items: what normalize()
-    # makes of it, without the copy of each item it takes 0.05 ms to make)
+    # makes of it, without deep-copying each item as it does: 49 copies for 训练加速)
     spliced = [sub for item in items
                for sub in (item.subqueries if type(item) is compound and item.boost == 1
                            else [item])]  # fmt: skip

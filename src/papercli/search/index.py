@@ -464,8 +464,9 @@ def _ranked(searcher, q, limit: int | None, sort: bool) -> Iterator[tuple[float,
     28 ms for "learning", 26 against 19 for "federated learning"), so it would only be
     done twice."""
     order, q = ("sortkey" if sort else None), unions(q)
-    few = searcher.reader().doc_count_all() < MANY  # (then so are the matches: no term looked up
-    # for an estimate, which sums the terms' counts, up to 7 lookups a word of the query)
+    # A library of fewer than MANY papers has fewer matches: no estimate is asked for (it
+    # looks up each term's count, seven a word of the query, and is capped at that size).
+    few = searcher.reader().doc_count_all() < MANY
     if limit is not None or sort or few or q.estimate_size(searcher.reader()) < MANY:
         yield from searcher.search(q, limit=limit, sortedby=order).top_n
         return
