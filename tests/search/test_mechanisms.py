@@ -325,3 +325,52 @@ def test_an_or_is_matched_without_looking_up_its_clauses_sizes(seeded_library, m
                 q.matcher(searcher, searcher.context())
                 terms = [leaf for leaf in q.leaves() if leaf.has_terms()]
                 assert len(terms) >= 7 and len(looked_up) <= len(terms), (text, exact)
+
+
+def test_an_or_is_matched_by_the_clauses_that_match_something(seeded_library):
+    """Most of a word's seven fields do not hold it (训练 is in no title, no author): the
+    tree of unions is made of the clauses that match, not walked through the others at
+    every step; the papers and scores are Whoosh's own (the test above)."""
+    from whoosh.matching import NullMatcherClass, UnionMatcher
+
+    from papercli.search.index import unions
+    from papercli.search.query import parse_query
+
+    def leaves(m):
+        kids = list(m.children()) if isinstance(m, UnionMatcher) else []
+        return [leaf for kid in kids for leaf in leaves(kid)] if kids else [m]
+
+    index = PaperIndex(seeded_library).open()
+    with index.searcher() as searcher:
+        for text in ("训练加速", "federated learning", "muon OR adam OR sgd"):
+            q = unions(parse_query(index, text, None, False, {}))
+            top = q.matcher(searcher, searcher.context())
+            found = leaves(top)
+            terms = [leaf for leaf in q.leaves() if leaf.has_terms()]
+            assert len(found) < len(terms), text
+            assert not any(isinstance(m, NullMatcherClass) or not m.is_active()
+                           for m in found), text  # fmt: skip
+
+
+def test_a_term_is_looked_up_once_a_reader(seeded_library, monkeypatch):
+    """Whoosh looks a term up in the terms file's hash table each time it asks about it:
+    whether the segment holds it, its count for an AND's order and the idf, its entry for
+    the postings. A search (its highlighted terms, the literal matches, the ranking) looks
+    each up once."""
+    from whoosh.filedb.filetables import HashReader
+
+    from papercli.search import query as query_module
+
+    probed = []
+    real = HashReader.ranges_for_key
+    monkeypatch.setattr(HashReader, "ranges_for_key",
+                        lambda self, key: probed.append((self, key)) or real(self, key))  # fmt: skip
+    index = PaperIndex(seeded_library).open()
+    for text in ("训练加速", "federated learning", "大语言模型"):
+        probed.clear()
+        hits = query_module.search(index, text)
+        assert hits and probed, text
+        counts = {}
+        for table, key in probed:
+            counts[id(table), key] = counts.get((id(table), key), 0) + 1
+        assert max(counts.values()) == 1, (text, len(probed), len(counts))

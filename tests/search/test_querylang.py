@@ -265,3 +265,23 @@ def test_a_built_query_copies_none_of_its_terms(bundled_index, monkeypatch):
         rewritten = rewrite(text, None, glossary, {})
         assert build(rewritten, bundled_index.ix.schema) is not None
         assert copied == [], text
+
+
+def test_a_built_query_analyses_each_word_once_an_analyzer(bundled_index, monkeypatch):
+    """Every text field but the tags shares one analyzer: a word is analysed once for them
+    and once for the tags (训练加速's seven words were analysed 49 times, once a field)."""
+    from whoosh.fields import FieldType
+
+    from papercli.search.direct import build
+
+    analysed = []
+    real = FieldType.process_text
+    monkeypatch.setattr(FieldType, "process_text",
+                        lambda self, text, **kw: analysed.append((id(self.analyzer), text))
+                        or real(self, text, **kw))  # fmt: skip
+    glossary = bundled_index.query_glossary()
+    for text in ("训练加速", "accelerate training", "federated learning", "大语言模型"):
+        rewritten = rewrite(text, None, glossary, {})
+        analysed.clear()
+        assert build(rewritten, bundled_index.ix.schema) is not None
+        assert analysed and len(analysed) == len(set(analysed)), text

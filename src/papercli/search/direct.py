@@ -103,9 +103,9 @@ def _word(word: str, boost: float, schema):
     analyzer makes several tokens (a Chinese word's bigrams), their phrase."""
     from whoosh import query
 
-    terms = []
+    terms, analysed = [], {}
     for name in TEXT_FIELDS:
-        tokens = list(schema[name].process_text(word, mode="query"))
+        tokens = _tokens(schema[name], word, analysed)
         if len(tokens) == 1:
             terms.append(query.Term(name, tokens[0], boost=boost))
         elif tokens and schema[name].format.supports("positions"):
@@ -115,6 +115,17 @@ def _word(word: str, boost: float, schema):
     return query.Or(terms)
 
 
+def _tokens(field, text: str, analysed: dict[int, list[str]]) -> list[str]:
+    """*text* as *field* reads a query, analysed once for the fields that share its
+    analyzer (``schema.make_schema``: every text field but the tags), as Whoosh's
+    ``process_text`` is the field's analyzer alone. Seven fields a word, and a bridged
+    word's renderings are words too: 训练加速's seven words were analysed 49 times."""
+    key = id(field.analyzer)
+    if key not in analysed:
+        analysed[key] = list(field.process_text(text, mode="query"))
+    return analysed[key]
+
+
 def _near(words: list[str], slop: int, schema):
     """Words side by side (a name's: ``bridge.NAME_SLOP``); in a field without positions,
     the words as one keyword, as the parser reads a phrase there."""
@@ -122,7 +133,7 @@ def _near(words: list[str], slop: int, schema):
 
     if not words or not all(re.fullmatch(r"\w+", w) for w in words):
         raise _Unbuilt
-    fields = []
+    fields, analysed = [], {word: {} for word in words}
     for name in TEXT_FIELDS:
         if not schema[name].format.supports("positions"):
             tokens = list(schema[name].process_text(" ".join(words), mode="query"))
@@ -130,7 +141,7 @@ def _near(words: list[str], slop: int, schema):
                 raise _Unbuilt
             fields.append(query.Term(name, tokens[0]))
             continue
-        tokens = [list(schema[name].process_text(w, mode="query")) for w in words]
+        tokens = [_tokens(schema[name], w, analysed[w]) for w in words]
         if any(len(t) != 1 for t in tokens):
             raise _Unbuilt
         fields.append(query.Phrase(name, [t[0] for t in tokens], slop=slop))

@@ -513,11 +513,18 @@ def _plain_union_tree():
     """An OR whose matcher is a plain tree of unions (made when first asked for: Whoosh's
     query module is imported lean, when a command starts)."""
     from whoosh import query
-    from whoosh.matching import UnionMatcher
+    from whoosh.matching import NullMatcher, UnionMatcher, WrappingMatcher
+    from whoosh.util import make_binary_tree
 
     class PlainUnionTree(query.Or):
         def _matcher(self, subs, searcher, context):
-            return self._tree_matcher(subs, UnionMatcher, searcher, context, None)
+            # (only the clauses that match something: most of a word's seven fields do
+            # not hold it, and a tree of them was walked at every step of every match)
+            active = [m for m in (q.matcher(searcher, context) for q in subs) if m.is_active()]
+            if not active:
+                return NullMatcher()
+            m = make_binary_tree(UnionMatcher, active)
+            return WrappingMatcher(m, self.boost) if self.boost != 1.0 else m
 
     return PlainUnionTree
 

@@ -1,0 +1,53 @@
+"""The index's codec (``search/codec.py``) read back: what it answers is what Whoosh's own
+readers answer over the same files."""
+
+from __future__ import annotations
+
+from whoosh.codec.whoosh3 import W3Codec
+from whoosh.reading import TermNotFound
+
+from papercli.search.codec import _TermsReader
+from papercli.search.index import PaperIndex
+
+
+def test_the_terms_reader_answers_every_question_as_whoosh_s(seeded_library):
+    """Each term's entry is looked up once and kept (``_TermsReader``): whether the segment
+    holds it, its statistics and its postings agree with Whoosh's reader of the same file,
+    for every term of every field and for terms the index lacks, asked twice over."""
+    index = PaperIndex(seeded_library).open()
+    with index.searcher() as searcher:
+        for leaf, _offset in searcher.reader().leaf_readers():
+            ours = leaf._terms
+            theirs = W3Codec.terms_reader(leaf._codec, leaf._storage, leaf._segment)
+            assert isinstance(ours, _TermsReader) and not isinstance(theirs, _TermsReader)
+            held = list(theirs.terms())
+            absent = [(field, text + b"\xff") for field, text in held[::40]]
+            absent += [("nofield", b"muon"), ("title", b"")]
+            assert len(held) > 5_000
+            for _round in range(2):
+                for term in held:
+                    assert term in ours
+                    mine, whoosh = ours.term_info(*term), theirs.term_info(*term)
+                    assert vars(mine) == vars(whoosh), term
+                    assert ours.doc_frequency(*term) == theirs.doc_frequency(*term), term
+                    assert ours.frequency(*term) == theirs.frequency(*term), term
+                for term in absent:
+                    assert term not in ours and term not in theirs
+                    for ask in ("doc_frequency", "frequency"):
+                        for reader in (ours, theirs):
+                            try:
+                                getattr(reader, ask)(*term)
+                            except KeyError:
+                                continue
+                            raise AssertionError((ask, term))
+                    for reader in (ours, theirs):
+                        try:
+                            reader.term_info(*term)
+                        except TermNotFound:
+                            continue
+                        raise AssertionError(term)
+            fmt = searcher.schema["abstract"].format
+            for term in [t for t in held if t[0] == "abstract"][::25]:
+                assert (list(ours.matcher(*term, fmt).all_ids())
+                        == list(theirs.matcher(*term, fmt).all_ids())), term  # fmt: skip
+            theirs.close()
