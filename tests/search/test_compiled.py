@@ -72,3 +72,27 @@ def test_the_bundled_index_compiles_every_concept(seeded_template):
     glossary = PaperIndex(Library(seeded_template)).open().query_glossary()
     assert len(glossary.ids()) >= 660
     assert all(glossary.spec(cid) for cid in glossary.ids())
+
+
+@pytest.mark.parametrize("abbreviated", [True, False])
+def test_each_section_is_read_whole_empty_ones_too(tmp_path, abbreviated):
+    """The sections as the file holds them, between their headers; a glossary without an
+    abbreviation has an empty section, read as empty (not the sections after it)."""
+    sample = COMPILED_SAMPLE
+    if not abbreviated:  # (no name of two capitals or more: no abbreviation)
+        sample = {**sample, "concepts": {cid: [[n.lower() for n in en], zh, ex]
+                                         for cid, (en, zh, ex) in sample["concepts"].items()}}  # fmt: skip
+    raw = encode(sample)
+    (tmp_path / COMPILED).write_bytes(raw)
+    glossary = QueryGlossary.load(tmp_path)
+    lines = raw.decode().splitlines(keepends=True)[1:]
+    expected, name = {}, None
+    for line in lines:
+        if line.startswith("[") and line.rstrip("\n")[1:-1] in glossary._sections:
+            name = line.rstrip("\n")[1:-1]
+            expected[name] = ""
+        else:
+            expected[name] += line
+    assert {k: v.decode() for k, v in glossary._sections.items()} == expected
+    assert (expected["abbreviations"] == "") is not abbreviated
+    assert glossary.spans("深度学习") == [(0, 4, "deep-learning")]

@@ -83,13 +83,18 @@ class QueryGlossary:
             return None
         if not raw.startswith(_MAGIC):
             return None
-        sections, rest = {}, raw[len(_MAGIC) :]
+        # (each section sliced once, at offsets: slicing off what was left after each one
+        # copied the file five times over, 0.5 of 0.6 ms)
+        sections, pos = {}, len(_MAGIC)
         for name, after in zip(_SECTIONS, (*_SECTIONS[1:], None), strict=True):
             head = f"[{name}]\n".encode()
-            end = rest.find(f"\n[{after}]\n".encode()) + 1 if after else len(rest)
-            if not rest.startswith(head) or end <= 0:
+            if not raw.startswith(head, pos):
                 return None
-            sections[name], rest = rest[len(head) : end], rest[end:]
+            start = pos + len(head)
+            end = raw.find(f"\n[{after}]\n".encode(), start - 1) + 1 if after else len(raw)
+            if end <= 0:
+                return None
+            sections[name], pos = raw[start:end], end
         return cls(sections)
 
     @cached_property
