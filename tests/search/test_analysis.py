@@ -22,7 +22,7 @@ from papercli.search.analysis import tokens
             "β-VAE, μP, ε-greedy, ϵ and 高β",
             ["beta", "vae", "mup", "epsilon", "greedi", "epsilon", "高", "beta"],
         ),
-        ("the optimizers of Federated Learning", ["optimiz", "feder", "learn"]),
+        ("the optimizers of Federated Learning", ["optimizer", "feder", "learn"]),
         ("📐 优化/理论¶", ["优化", "理论"]),
         ("高频主题：推理 ×3 · LLM", ["高频", "频主", "主题", "推理", "3", "llm"]),
         ("（全角）、。！", ["全角"]),

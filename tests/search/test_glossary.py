@@ -511,10 +511,11 @@ def test_a_changed_glossary_rebuilds_the_index_and_says_why(tmp_path, monkeypatc
      # made for it: 0.46 / 0.85 and 0.37 / 0.91 (judged_heldout), 0.28 / 0.76 and 0.30 /
      # 0.81 (judged_third), 0.43 / 0.61 and 0.42 / 0.81 (judged_fourth); BENCHMARKS.md has
      # what moved them since (the common words in both languages, words.py: more right
-     # papers for a few wrong ones)
+     # papers for a few wrong ones; an -izer stemmed apart: judged_fourth's English
+     # precision 0.61 -> 0.79)
      ("judged_heldout.yaml", {"en": (0.52, 0.83), "zh": (0.46, 0.90)}),
      ("judged_third.yaml", {"en": (0.38, 0.75), "zh": (0.35, 0.73)}),
-     ("judged_fourth.yaml", {"en": (0.45, 0.60), "zh": (0.43, 0.77)})],
+     ("judged_fourth.yaml", {"en": (0.45, 0.78), "zh": (0.43, 0.77)})],
 )  # fmt: skip
 def test_judged_recall_and_precision_do_not_fall(index, judged_file, floors):
     """The judged set (tests/data/judged.yaml: 48 concepts, judged by reading the records)

@@ -207,7 +207,7 @@ def test_an_unlimited_listing_gives_its_best_hits_before_ranking_every_match(
     index = PaperIndex(seeded_library).open()
     with index.searcher() as searcher:
         asked = []
-        q = parse_query(index, "optimization", None, False, {})
+        q = parse_query(index, "learning", None, False, {})
         everything = [d for _s, d in searcher.search(q, limit=None).top_n]
         assert len(everything) > FIRST
         ranked = _ranked(_watched(searcher, asked), q, None, False)

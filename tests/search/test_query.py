@@ -549,6 +549,25 @@ def test_stemming_keeps_word_forms_together_and_unrelated_words_apart(index):
     )
 
 
+def test_an_optimizer_is_not_optimization(index):
+    """An -izer is the thing that does it (an optimizer is Adam or Muon), apart from what is
+    done: "optimizer" found every paper of "policy optimization". Its forms still meet."""
+    from papercli.search.analysis import tokens
+
+    assert set(tokens("optimizer optimizers optimiser optimisers", "query")) == {"optimizer"}
+    assert set(tokens("optimize optimizes optimized optimization optimisation", "query")) == {
+        "optimiz"}  # fmt: skip
+    said = {word: oracle(index, word) | oracle(index, word + "s")
+            for word in ("optimizer", "optimiser", "optimization", "optimisation")}  # fmt: skip
+    optimizers = said["optimizer"] | said["optimiser"]
+    tagged = {h.id for h in list_papers(index, Filters(tags=("optimizer",)))}
+    optimization_only = said["optimization"] | said["optimisation"]
+    optimization_only -= optimizers | tagged
+    assert "iclr2026-gmpo" in optimization_only  # (Group Relative Policy Optimization)
+    assert ids(search(index, "optimizer", exact=True)) == optimizers | tagged
+    assert ids(search(index, "optimization", exact=True)) >= optimization_only
+
+
 def test_the_architecture_and_the_field_are_not_the_verbs(index):
     """ "transformer" is not SCRAPL's "Scattering Transform"; "explainability" is not a title
     that "explains" a bias (both were extra hits in the judged set under Porter2)."""

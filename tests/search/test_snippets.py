@@ -11,8 +11,11 @@ def shown(marked):
 
 def test_english_matches_are_marked_in_their_written_form():
     text = "Recent optimizers like Muon, Scion, and Gluon have pushed the frontier."
-    assert shown(mark(text, frozenset({"optimiz", "muon"}))) == (
+    assert shown(mark(text, frozenset({"optimizer", "muon"}))) == (
         "Recent [optimizers] like [Muon], Scion, and Gluon have pushed the frontier."
+    )
+    assert shown(mark(text, frozenset({"optimiz", "muon"}))) == (
+        "Recent optimizers like [Muon], Scion, and Gluon have pushed the frontier."
     )
 
 
