@@ -483,6 +483,52 @@ def test_the_readme_shows_what_make_run_prints_today(tmp_path):
     assert shown == result.stdout
 
 
+def _readme_examples() -> list[tuple[str, str]]:
+    """The README's blocks that show a search of the bundled library as a pipe or a script
+    sees it (``$ papers search …`` or ``$ papers similar …``, then what it printed): command,
+    output. A table drawn for a terminal is left to the eye."""
+    import re
+
+    from testing import ROOT
+
+    readme = (ROOT / "README.md").read_text("utf-8")
+    blocks = re.findall(r"```\n\$ (papers (?:search|similar) [^\n]*)\n(.*?)```", readme, re.S)
+    return [(command, shown) for command, shown in blocks if "# a terminal" not in command]
+
+
+@pytest.fixture(scope="module")
+def bundled_copy(tmp_path_factory):
+    import shutil
+
+    from testing import BUNDLED
+
+    library = tmp_path_factory.mktemp("readme") / "library"
+    shutil.copytree(BUNDLED, library, ignore=shutil.ignore_patterns(".index", ".lock"))
+    subprocess.run([str(PAPERS), "--library", str(library), "index"], check=True,
+                   capture_output=True)  # fmt: skip
+    return library
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("command", "shown"), [pytest.param(*example, id=example[0]) for example in _readme_examples()]
+)
+def test_the_readme_examples_show_what_papers_prints_today(bundled_copy, command, shown):
+    """Each search the README shows, run on the bundled library as the README runs it (a
+    pipe; ``| cut`` as a shell would), prints what the README says, messages included."""
+    import os
+
+    bin_dir = str(PAPERS.parent)
+    environ = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    environ.update(PAPERS_LIBRARY=str(bundled_copy), PATH=bin_dir + os.pathsep + environ["PATH"])
+    result = subprocess.run(command, shell=True, capture_output=True, text=True, env=environ)
+    assert result.stdout + result.stderr == shown
+
+
+def test_the_readme_has_search_examples_to_check():
+    assert len(_readme_examples()) >= 7
+
+
 ADD = "papers ingest FILE… (or papers ingest --sample for two example documents)"
 
 
