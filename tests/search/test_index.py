@@ -258,7 +258,9 @@ def test_a_signal_taken_by_another_thread_waits_until_the_process_has_started(si
     signal mask alone did not hold them when another thread was running (the progress
     bar's): the system delivered the signal to that thread, and Python ran the handler
     in the main thread anyway, in the middle of handing the process to the fork server,
-    which printed a traceback on the terminal (seen once in CI)."""
+    which printed a traceback on the terminal (seen once in CI). The thread sends the
+    signal once the main thread holds them: timed by sleeps, a loaded machine once ran
+    it after the hold had ended."""
     import subprocess
     import sys
 
@@ -267,13 +269,17 @@ import json, os, signal, sys, threading, time
 from papercli.search.parallel import _signals_held
 signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
 events = []
+holding, sent = threading.Event(), threading.Event()
 def send():  # (a thread started before: its mask lets the signal in, as the bar's does)
-    time.sleep(0.2)
+    holding.wait(30)
     os.kill(os.getpid(), signal.{signame})
+    sent.set()
 threading.Thread(target=send).start()
 try:
     with _signals_held():
-        deadline = time.monotonic() + 0.8
+        holding.set()  # (the signal is sent while held, however late the thread runs)
+        sent.wait(30)
+        deadline = time.monotonic() + 0.3
         while time.monotonic() < deadline:
             pass  # (a handler run in this thread would interrupt this loop)
         events.append("started")
