@@ -106,18 +106,23 @@ RULES = {
 }
 
 
-def mentions(index: PaperIndex, query: str, data: dict) -> list[tuple[str, str, int, int]]:
-    """(field, text, start, end) of each place the paper names the query's concepts or a
-    narrower one."""
+def query_family(index: PaperIndex, query: str) -> tuple[set[str], set[str]]:
+    """The concepts *query* names, and those with every narrower concept of theirs."""
     concepts = index.glossary().concepts
     named = set(named_concepts(index, query))
-    family = [c for cid, c in concepts.items()
-              if cid in named or named & set(_ancestors(concepts, cid))]  # fmt: skip
+    family = {cid for cid in concepts if cid in named
+              or named & set(_ancestors(concepts, cid))}  # fmt: skip
+    return named, family
+
+
+def mentions(index: PaperIndex, family: set[str], data: dict) -> list[tuple[str, str, int, int]]:
+    """(field, text, start, end) of each place the paper names a concept of *family*."""
+    tags = [index.glossary().concepts[cid].tag for cid in family]
     places = set()
     for name in TEXTS:
         if data.get(name):
             text = normalize(latex_to_text(data[name]))
-            places |= {(name, text, s, e) for c in family for s, e in c.tag.spans(text)}
+            places |= {(name, text, s, e) for tag in tags for s, e in tag.spans(text)}
     return sorted(places, key=lambda p: (p[0], p[2]))
 
 
@@ -162,7 +167,6 @@ def main() -> None:
         totals = Counter()  # (language, "found" | "relevant" | "retrieved") on judged.yaml
         fits = {True: [], False: []}  # judged.yaml or not -> (coherence, right)
         concepts = {hit.id: set(hit.concepts) for hit in list_papers(index, Filters())}
-        glossary = index.glossary().concepts
         for name in SETS:
             judged = yaml.safe_load((REPO / "tests" / "data" / f"{name}.yaml").read_text("utf-8"))
             main_set = name == "judged"
@@ -176,14 +180,12 @@ def main() -> None:
                         totals[language, "found"] += len({h.id for h in hits} & relevant)
                         totals[language, "relevant"] += len(relevant)
                         totals[language, "retrieved"] += len(hits)
+                    named, family = query_family(index, query)
                     for hit in hits:
                         if hit.id in exact:
                             continue
-                        places = mentions(index, query, hit.data)
+                        places = mentions(index, family, hit.data)
                         right = hit.id in relevant
-                        named = set(named_concepts(index, query))
-                        family = {cid for cid in glossary if cid in named
-                                  or named & set(_ancestors(glossary, cid))}  # fmt: skip
                         if named:  # (not a query bridged only by its common words)
                             fit = coherence(concepts, hit.id, named, family)
                             fits[main_set].append((fit, right))
