@@ -568,6 +568,20 @@ def test_an_optimizer_is_not_optimization(index):
     assert ids(search(index, "optimization", exact=True)) >= optimization_only
 
 
+def test_a_generator_is_not_what_generates(index):
+    """An -ator is a thing (MASS's Generator), not every paper that generates: "generator"
+    found 7 papers, 6 of them for "generate" or, through the stem, 生成. Its forms meet,
+    and 生成器 is its Chinese."""
+    from papercli.search.analysis import tokens
+
+    assert set(tokens("generator generators Generator", "query")) == {"generator"}
+    assert tokens("generator", "query") != tokens("generate", "query")
+    assert oracle(index, "generator") == {"iclr2026-mass"}
+    assert len(oracle(index, "generate") | oracle(index, "generates")) >= 3
+    for query in ("generator", "generators", "生成器"):
+        assert ids(search(index, query)) == {"iclr2026-mass"}, query
+
+
 @pytest.mark.parametrize(
     ("word", "other"),
     [("AIME", "aim"), ("experiences", "experiments"), ("several", "severe"),

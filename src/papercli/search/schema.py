@@ -17,7 +17,7 @@ from ..store.record import Record
 from ..text import strip_controls
 from ..text.latex import latex_to_text
 
-SCHEMA_VERSION = 30  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
+SCHEMA_VERSION = 31  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
 # 11: the glossary's concepts; 12: one spelling (NFKC, Simplified Chinese, American English)
 # 13: Porter2, with the -ize family and -tion nouns kept apart; 14: the concepts' words stored
 # 15: the authors' keywords (from OpenReview); 16: "generalized" stemmed apart
@@ -36,6 +36,7 @@ SCHEMA_VERSION = 30  # 9: stored plain readings; 10: analyzer pickled as papercl
 # 28: the compiled glossary as lines read as bytes (compiled.py), not one JSON document
 # 29: an -izer stemmed apart from its -ization (an optimizer is not optimization)
 # 30: words Porter2 merged by chance stemmed apart (AIME is not aim, experience not experiment)
+# 31: an -ator stemmed apart from its verb (a generator is not what generates)
 CONCEPT_BOOST = 0.2  # a paper found only through the glossary ranks below a literal match
 
 
