@@ -38,7 +38,7 @@ def ours(library: str) -> int:
     for entry in papers.library.record_files():
         record = papers.library.load_path(Path(entry.path))
         stamp = papers.library.stamp(record.id)
-        docs.append(document(record, stamp, None, papers.concepts(record)))
+        docs.append(document(record, stamp, None, *papers.concepts(record)))
     return timed(make_schema(), docs, limitmb=POOL_MB)
 
 

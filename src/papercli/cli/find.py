@@ -67,6 +67,14 @@ def search(
             "through the glossary to other words and the other language.",
         ),
     ] = False,
+    passing: Annotated[
+        bool,
+        typer.Option(
+            "--passing",
+            help="Also the papers that name the concept only in passing (in a list, as a "
+            "baseline or a workload, in a result), which are held back.",
+        ),
+    ] = False,
 ) -> None:
     """Search titles, short names, authors, tags, abstracts and Chinese summaries, best
     first.
@@ -134,11 +142,18 @@ def search(
     text = " ".join(query)
     shown, cap = session.limit(limit, json or ids)
     width = render.snippet_width(session.env)
-    hits = q.search_stream(index, text, cap, filters, width, session.resolve_tag, exact)
+    held: list[str] = []
+    hits = q.search_stream(index, text, cap, filters, width, session.resolve_tag, exact,
+                           passing, held)  # fmt: skip
     rid = pasted_id(index, text)
     if rid:
         session.env.say(f"{rid} is a paper's id: papers show {rid} shows the paper itself")
-    if not print_listing(session, hits, shown, scores=True, json=json, ids=ids):
+    listed = print_listing(session, hits, shown, scores=True, json=json, ids=ids)
+    if held:
+        papers = "1 more paper names" if len(held) == 1 else f"{len(held)} more papers name"
+        session.env.say(f"{papers} {quoted(text)} only in passing (in a list, as a baseline "
+                        f"or a workload, in a result): --passing lists them")  # fmt: skip
+    if not listed:
         absent = q.absent_concepts(index, text)
         why = f": no paper here speaks of {' or '.join(absent)}" if absent else ""
         better = q.suggest(index, text, filters)

@@ -232,7 +232,8 @@ class Glossary:
         return Coordination(self.concepts.values())
 
     @cached_property
-    def _broader(self) -> dict[str, list[str]]:
+    def broader_map(self) -> dict[str, list[str]]:
+        """Each concept with a broader one -> all its broader concepts."""
         return {cid: _ancestors(self.concepts, cid) for cid, c in self.concepts.items()
                 if c.broader}  # fmt: skip
 
@@ -245,20 +246,29 @@ class Glossary:
             for cid, words in self._coordinated.find(text or "").items():
                 found.setdefault(cid, words)
         for cid, words in list(found.items()):
-            for broader in self._broader.get(cid, ()):
+            for broader in self.broader_map.get(cid, ()):
                 found.setdefault(broader, words)
         return found
 
     def of_record(self, record) -> dict[str, str]:
         """The concepts *record* speaks of (its texts' plain readings), each with the words
         that speak of it."""
+        return self.read(record)[0]
+
+    def read(self, record) -> tuple[dict[str, str], list[str]]:
+        """``of_record``, and those of its concepts the record names only in passing
+        (``aside.aside``)."""
         from ..text.latex import latex_to_text
         from ..text.variants import normalize
+        from .aside import aside
 
         # (the passages first: the words stored are the first that match, and a snippet
         # shows them in their passage)
-        texts = (record.abstract, record.summary_zh, record.title, record.short_name)
-        return self.find(*(normalize(latex_to_text(t)) for t in texts if t))
+        names = ("abstract", "summary_zh", "title", "short_name")
+        texts = {name: normalize(latex_to_text(text)) for name in names
+                 if (text := getattr(record, name))}  # fmt: skip
+        found = self.find(*texts.values())
+        return found, aside(self, texts, found)
 
     def __getstate__(self) -> dict:
         """Only the concepts (for an indexing process): what it matches with is compiled

@@ -158,9 +158,10 @@ class PaperIndex:
                 self._glossary = self.glossary_files.load()
         return self._glossary
 
-    def concepts(self, record: Record) -> dict[str, str]:
-        """The glossary's concepts *record* speaks of (see ``Glossary.of_record``)."""
-        return self.glossary().of_record(record)
+    def concepts(self, record: Record) -> tuple[dict[str, str], list[str]]:
+        """The glossary's concepts *record* speaks of, and those it names only in passing
+        (see ``Glossary.read``)."""
+        return self.glossary().read(record)
 
     def query_glossary(self) -> QueryGlossary | None:
         """The compiled glossary saved with the index (None: missing or damaged), read once."""

@@ -145,9 +145,12 @@ def search(
     snippet_cells: int = 200,
     resolve_tag: TagResolver | None = None,
     exact: bool = False,
+    passing: bool = False,
+    held: list[str] | None = None,
 ) -> list[Hit]:
     """``search_stream``'s hits as a list (for tables, which lay out every row first)."""
-    return list(search_stream(index, text, limit, filters, snippet_cells, resolve_tag, exact))
+    return list(search_stream(index, text, limit, filters, snippet_cells, resolve_tag, exact,
+                              passing, held))  # fmt: skip
 
 
 def search_stream(
@@ -158,11 +161,15 @@ def search_stream(
     snippet_cells: int = 200,
     resolve_tag: TagResolver | None = None,
     exact: bool = False,
+    passing: bool = False,
+    held: list[str] | None = None,
 ) -> Iterator[Hit]:
     """Best matches first, each with its score and a snippet showing why it matched, one
     at a time as they are consumed (see ``PaperIndex.stream``). *exact*: no bridge through
-    the glossary (only the words as written, and their forms). The query is parsed, and a
-    malformed one rejected, before the first hit is asked for."""
+    the glossary (only the words as written, and their forms). A paper that names the
+    concepts the query names only in passing (``aside``) is held back, its id put in *held*,
+    unless *passing*. The query is parsed, and a malformed one rejected, before the first
+    hit is asked for."""
     from whoosh import query
 
     bridges: dict[str, str] = {}  # concept -> the query's words that named it
@@ -183,7 +190,8 @@ def search_stream(
         if named is None:
             raise
         return _stream(index, named, named, None, limit, {}, snippet_cells)
-    hits = _stream(index, filtered(q), q, pasted, limit, bridges, snippet_cells)
+    aside = None if passing else held if held is not None else []
+    hits = _stream(index, filtered(q), q, pasted, limit, bridges, snippet_cells, aside)
     return _or_cited(hits, index, text, q, filtered, limit, snippet_cells)
 
 
@@ -203,12 +211,15 @@ def _filtered(node, filtered):
     return None if node is None else filtered(node)
 
 
-def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells) -> Iterator[Hit]:
+def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, held=None) -> Iterator[Hit]:
     """The hits of *q* with their snippets (*text_q*: the query without the filters); the
-    paper whose id or link was pasted (*pasted*) first."""
+    paper whose id or link was pasted (*pasted*) first. The papers that name the query's
+    concepts only in passing are left out, their ids put in *held* (None: kept)."""
     from . import snippets
 
     with index.searcher() as searcher:
+        if held is not None and (named := {c for c in bridges if not c.startswith(TRANSLATED)}):
+            q = _without_passing(index, searcher, q, named, held)
         terms = snippets.query_terms(text_q, searcher.reader())
         # the papers the query as written matches: the others were found through the glossary
         literal = set(searcher.docs_for_query(unions(_literal(q)))) if bridges else None
@@ -232,6 +243,24 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells) -> Iterator
                 hit.snippet = snippets.snippet(texts, terms, snippet_cells)
             hit.terms = terms
             yield hit
+
+
+def _without_passing(index: PaperIndex, searcher, q, named: set[str], held: list[str]):
+    """*q* without the papers it matches that name *named* only in passing (``aside``),
+    whose ids go into *held*."""
+    from whoosh import query
+
+    from .aside import held_back
+
+    passing = held_back(searcher, index.glossary(), named)
+    if not passing:
+        return q
+    found = set(searcher.docs_for_query(q))
+    matched = found & passing.keys()
+    if not matched or matched == found:  # (none held, or all: then they are what there is)
+        return q
+    held += sorted(passing[docnum] for docnum in matched)
+    return query.AndNot(q, query.Or([query.Term("id", passing[d]) for d in sorted(matched)]))
 
 
 def _literal(q):

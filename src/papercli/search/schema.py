@@ -17,7 +17,7 @@ from ..store.record import Record
 from ..text import strip_controls
 from ..text.latex import latex_to_text
 
-SCHEMA_VERSION = 31  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
+SCHEMA_VERSION = 32  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
 # 11: the glossary's concepts; 12: one spelling (NFKC, Simplified Chinese, American English)
 # 13: Porter2, with the -ize family and -tion nouns kept apart; 14: the concepts' words stored
 # 15: the authors' keywords (from OpenReview); 16: "generalized" stemmed apart
@@ -37,6 +37,7 @@ SCHEMA_VERSION = 31  # 9: stored plain readings; 10: analyzer pickled as papercl
 # 29: an -izer stemmed apart from its -ization (an optimizer is not optimization)
 # 30: words Porter2 merged by chance stemmed apart (AIME is not aim, experience not experiment)
 # 31: an -ator stemmed apart from its verb (a generator is not what generates)
+# 32: the concepts a paper names only in passing (search.aside)
 CONCEPT_BOOST = 0.2  # a paper found only through the glossary ranks below a literal match
 
 
@@ -61,6 +62,7 @@ def make_schema():
         keyword=text(2.0),
         tag=fields.KEYWORD(commas=True, lowercase=True, scorable=True, field_boost=2.0),
         concept=fields.KEYWORD(commas=True, scorable=True, field_boost=CONCEPT_BOOST),
+        aside=fields.KEYWORD(commas=True),  # the concepts named only in passing (aside.py)
         abstract=text(1.0),
         summary=text(1.0),
         venue=fields.KEYWORD(lowercase=True),
@@ -81,11 +83,16 @@ def make_schema():
 
 
 def document(
-    record: Record, stamp: Stamp, data: dict | None = None, concepts: dict | None = None
+    record: Record,
+    stamp: Stamp,
+    data: dict | None = None,
+    concepts: dict | None = None,
+    aside: list[str] = (),
 ) -> dict:
     """The index document for *record*: analysed text plus the stored record itself, and
     the *concepts* of the glossary its text speaks of (id -> the words that do: a paper
-    found only through the glossary shows them without the glossary being read).
+    found only through the glossary shows them without the glossary being read), *aside*
+    those it names only in passing.
 
     Terminal escapes and control characters in the text are kept in the record but not
     indexed, so ``\x1b[31mRED`` is found by ``RED``.
@@ -103,6 +110,7 @@ def document(
         "keyword": text("; ".join(record.keywords)),
         "tag": ",".join(record.tags),
         "concept": ",".join(concepts or ()),
+        "aside": ",".join(aside),
         "concepts": json.dumps(concepts, ensure_ascii=False) if concepts else "",
         "abstract": text(record.abstract),
         "summary": text(record.summary_zh),
@@ -123,7 +131,7 @@ def record_document(glossary, rid: str, data: dict, stamp: list[int]) -> dict:
     """``document`` for a record given as ``Record.to_dict()`` (what an indexing process
     receives), its concepts found with *glossary* (a ``Glossary``)."""
     record = Record.from_dict(data, rid)
-    return document(record, Stamp(*stamp), data, glossary.of_record(record))
+    return document(record, Stamp(*stamp), data, *glossary.read(record))
 
 
 PLAIN_FIELDS = ("title", "abstract", "summary_zh")

@@ -55,7 +55,7 @@ class Writer:
             data = record.to_dict() if data is None else data
             add_record(record.id, data, stamp.as_list(), replace=not known_new)
             return
-        fields = document(record, stamp, data, self.index.concepts(record))
+        fields = document(record, stamp, data, *self.index.concepts(record))
         if known_new:
             self.whoosh.add_document(**fields)
         else:

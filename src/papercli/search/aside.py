@@ -1,0 +1,172 @@
+"""Which of a paper's concepts it names only in passing: read when the paper is indexed.
+
+In: the paper's texts (plain readings, in one spelling) and the concepts the glossary found
+in them. Out: the ids of the concepts every mention of which (of the concept, or of a
+narrower one) stands in a passing role, never in the title or the short name:
+
+- ``list``: one item of a list in parentheses (``8 类问题（TSP、MIS、CVRP 等）``, ``(A, B, C)``);
+- ``baseline``: the object of a comparison (``over X``, ``than X``, ``比 X``, ``优于 X``) or a
+  baseline (``X 基线``, ``X baselines``);
+- ``experiment``: in a sentence that speaks of experiments (``实验``, ``experiments``);
+- ``result``: in a clause that reports a number (``13.01%``, ``1.4~5.4×``, ``45 倍``);
+- ``workload``: what is trained (``LLM 微调``, ``语言模型预训练``, ``language model training``).
+
+A role alone does not tell a passing mention: a paper's own kind is its baseline too
+(DeCoST, on routing, is faster than metaheuristics), and a result names the paper's task
+(VIP's 数学推理任务). The query reads the other half, whether the concept fits the paper's
+other concepts (``query.aside_hits``). Measured in BENCHMARKS.md (issue 14) and by
+``benchmarks/passing.py``.
+"""
+
+from __future__ import annotations
+
+import re
+
+NAMES = ("title", "short_name")  # (a concept named there is the paper's own)
+
+SENTENCE_END = re.compile(r"[。；！？;!?\n]|\.(?=\s|$)")
+CLAUSE_END = re.compile(r"[。；！？;!?\n，,：:]|\.(?=\s|$)")
+NUMBER = re.compile(r"\d(?:[\d.]*)\s*(?:%|％|×|倍|个点|x\b|-fold)|从\s*[\d.]+%?\s*(?:到|至)"
+                    r"|\bfrom\s+[\d.]+%?\s+to\b")  # fmt: skip
+COMPARED = re.compile(
+    r"(?:\b(?:than|over|versus|vs\.?|outperforms?|outperforming|against)|compared (?:to|with))"
+    r"\s+(?:\S+\s+){0,2}$|(?:(?<!可)比|相比于?|相较于?|优于|超越了?)[^，。,;；]{0,12}$",
+    re.I,
+)
+BASELINE = re.compile(r"\s*(?:基线|baselines?\b)", re.I)
+TRAINING = re.compile(
+    r"\s*(?:模型)?\s*(?:的)?(?:微调|预训练|训练|fine-?tuning|pre-?training|training)", re.I
+)
+
+
+def _around(text: str, start: int, end: int, ends: re.Pattern) -> str:
+    """The sentence (or clause) of *text* that holds text[start:end]."""
+    begin = max((m.end() for m in ends.finditer(text, 0, start)), default=0)
+    after = ends.search(text, end)
+    return text[begin : after.start() if after else len(text)]
+
+
+def in_list(text: str, start: int, end: int) -> bool:
+    opened = max(text.rfind("（", 0, start), text.rfind("(", 0, start))
+    if opened < 0 or max(text.rfind("）", 0, start), text.rfind(")", 0, start)) > opened:
+        return False
+    closes = [i for i in (text.find("）", end), text.find(")", end)) if i >= 0]
+    if not closes:
+        return False
+    inner = text[opened + 1 : min(closes)]
+    return "、" in inner or inner.count(",") >= 2 or "+" in inner or "等" in inner
+
+
+def baseline(text: str, start: int, end: int) -> bool:
+    return bool(COMPARED.search(text[max(0, start - 20) : start])) or bool(
+        BASELINE.match(text, end)
+    )
+
+
+def experiment(text: str, start: int, end: int) -> bool:
+    return bool(re.search(r"实验|experiment", _around(text, start, end, SENTENCE_END), re.I))
+
+
+def result(text: str, start: int, end: int) -> bool:
+    return bool(NUMBER.search(_around(text, start, end, CLAUSE_END)))
+
+
+def workload(text: str, start: int, end: int) -> bool:
+    return bool(TRAINING.match(text, end))
+
+
+ROLES = {
+    "list": in_list,
+    "baseline": baseline,
+    "experiment": experiment,
+    "result": result,
+    "workload": workload,
+}
+
+
+ALL_ROLES = tuple(ROLES.values())
+
+
+def passing(places: list[tuple[str, str, int, int]], roles=ALL_ROLES) -> bool:
+    """Whether every one of *places* (field, text, start, end) plays one of *roles*."""
+    return bool(places) and all(
+        name not in NAMES and any(role(text, s, e) for role in roles) for name, text, s, e in places
+    )
+
+
+def aside(glossary, texts: dict[str, str], found: dict[str, str]) -> list[str]:
+    """The concepts of *found* (id -> words, ``Glossary.find``) that *texts* (field ->
+    plain text) name only in passing, with the narrower concepts found for each."""
+    concepts, broader = glossary.concepts, glossary.broader_map
+    spans: dict[str, list[tuple[str, str, int, int]]] = {}
+
+    def places(cid: str) -> list[tuple[str, str, int, int]]:
+        if cid not in spans:
+            tag = concepts[cid].tag
+            spans[cid] = [(name, text, s, e) for name, text in texts.items() if text
+                          for s, e in tag.spans(text)]  # fmt: skip
+        return spans[cid]
+
+    narrower: dict[str, list[str]] = {cid: [cid] for cid in found}
+    for cid in found:
+        for up in broader.get(cid, ()):
+            if up in narrower:
+                narrower[up].append(cid)
+    out = []
+    for cid, family in narrower.items():
+        if cid not in concepts:
+            continue
+        mentions = [p for member in family if member in concepts for p in places(member)]
+        if passing(mentions):
+            out.append(cid)
+    return out
+
+
+# The other half, read when a query names a concept: a paper that names it only in passing
+# is held back when the concept does not fit the paper's other concepts, by their mean
+# pointwise mutual information with it over the library's other papers (add-half smoothed),
+# below one nat: on the four judged sets, the passing role alone dropped 22 right hits of
+# tests/data/judged.yaml with 22 wrong, and with a fit below 1.0 none of 16 wrong (the right
+# ones fit from 1.06 up, the wrong ones up to 0.64; benchmarks/passing.py).
+FIT = 1.0
+
+
+def held_back(searcher, glossary, named: set[str]) -> dict[int, str]:
+    """The papers (docnum -> id) that name each concept of *named* they speak of only in
+    passing, and whose other concepts it does not fit."""
+    import json
+    import math
+
+    from whoosh import query
+
+    from .codec import stored_fields_reader
+
+    def docs(field: str, cid: str) -> set[int]:
+        if (field, cid) not in postings:
+            postings[field, cid] = set(searcher.docs_for_query(query.Term(field, cid)))
+        return postings[field, cid]
+
+    postings: dict[tuple[str, str], set[int]] = {}
+    candidates = set().union(*(docs("aside", cid) for cid in named))
+    if not candidates:
+        return {}
+    family = set(named) | {cid for cid, up in glossary.broader_map.items() if named & set(up)}
+    with_query = set().union(*(docs("concept", cid) for cid in named))
+    others = searcher.doc_count() - 1
+    stored = stored_fields_reader(searcher)
+    held = {}
+    for docnum in sorted(candidates):
+        fields = stored(docnum)
+        concepts = set(json.loads(fields["concepts"] or "{}"))
+        if not all(docnum in docs("aside", cid) for cid in named & concepts):
+            continue
+        near = len(with_query) - (docnum in with_query)
+        scores = []
+        for cid in concepts - family:
+            own = docs("concept", cid)
+            both = len(own & with_query) - (docnum in with_query)
+            alone = len(own) - 1
+            scores.append(math.log((both + 0.5) * others / ((near + 0.5) * (alone + 0.5))))
+        if (sum(scores) / len(scores) if scores else 0.0) < FIT:
+            held[docnum] = fields["id"]
+    return held
