@@ -15,11 +15,15 @@ is). Rules:
 - ``baseline``: the object of a comparison (``over X``, ``than X``, ``比 X``, ``优于 X``) or a
   baseline (``X 基线``, ``X baselines``);
 - ``experiment``: in a sentence that speaks of experiments (``实验``, ``experiments``);
-- ``result``: in a clause that reports a number (``13.01%``, ``1.4~5.4×``, ``45 倍``).
+- ``result``: in a clause that reports a number (``13.01%``, ``1.4~5.4×``, ``45 倍``);
+- ``workload``: what is trained (``LLM 微调``, ``language model training``).
 
-Prints, per rule, the wrong and right hits it would drop on judged.yaml (which the glossary
-was built on) and on the three sets judged blind, and judged.yaml's recall and precision if
-the hits it calls passing were left out. ``-v`` lists the hits each rule drops.
+(The rules are the search's own: ``papercli.search.aside``.) Prints, per rule, the wrong
+and right hits it would drop on judged.yaml (which the glossary was built on) and on the
+three sets judged blind, and judged.yaml's recall and precision if the hits it calls passing
+were left out; then the same for what the search holds back (any hit, literal or bridged,
+whose every mention plays a role and whose concept does not fit the paper: ``--passing``
+shows them). ``-v`` lists the hits each rule drops.
 
 Then one reading of the whole paper rather than of a sentence: how well the concept fits the
 paper's other concepts (their mean pointwise mutual information, counted over the other
@@ -32,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 import shutil
 import tempfile
 from collections import Counter
@@ -40,6 +43,17 @@ from pathlib import Path
 
 import yaml
 
+from papercli.search.aside import (
+    ALL_ROLES,
+    FIT,
+    NAMES,
+    baseline,
+    experiment,
+    in_list,
+    passing,
+    result,
+    workload,
+)
 from papercli.search.glossary import _ancestors
 from papercli.search.index import PaperIndex
 from papercli.search.query import Filters, list_papers, named_concepts, search
@@ -49,60 +63,16 @@ from papercli.text.variants import normalize
 
 REPO = Path(__file__).resolve().parent.parent
 SETS = ("judged", "judged_heldout", "judged_third", "judged_fourth")
-NAMES = ("title", "short_name")
 TEXTS = (*NAMES, "abstract", "summary_zh")
-
-SENTENCE_END = re.compile(r"[。；！？;!?\n]|\.(?=\s|$)")
-CLAUSE_END = re.compile(r"[。；！？;!?\n，,：:]|\.(?=\s|$)")
-NUMBER = re.compile(r"\d(?:[\d.]*)\s*(?:%|％|×|倍|个点|x\b|-fold)|从\s*[\d.]+%?\s*(?:到|至)"
-                    r"|\bfrom\s+[\d.]+%?\s+to\b")  # fmt: skip
-COMPARED = re.compile(
-    r"(?:\b(?:than|over|versus|vs\.?|outperforms?|outperforming|against)|compared (?:to|with))"
-    r"\s+(?:\S+\s+){0,2}$|(?:(?<!可)比|相比于?|相较于?|优于|超越了?)[^，。,;；]{0,12}$",
-    re.I,
-)
-BASELINE = re.compile(r"\s*(?:基线|baselines?\b)", re.I)
-
-
-def _around(text: str, start: int, end: int, ends: re.Pattern) -> str:
-    """The sentence (or clause) of *text* that holds text[start:end]."""
-    begin = max((m.end() for m in ends.finditer(text, 0, start)), default=0)
-    after = ends.search(text, end)
-    return text[begin : after.start() if after else len(text)]
-
-
-def in_list(text: str, start: int, end: int) -> bool:
-    opened = max(text.rfind("（", 0, start), text.rfind("(", 0, start))
-    if opened < 0 or max(text.rfind("）", 0, start), text.rfind(")", 0, start)) > opened:
-        return False
-    closes = [i for i in (text.find("）", end), text.find(")", end)) if i >= 0]
-    if not closes:
-        return False
-    inner = text[opened + 1 : min(closes)]
-    return "、" in inner or inner.count(",") >= 2 or "+" in inner or "等" in inner
-
-
-def baseline(text: str, start: int, end: int) -> bool:
-    return bool(COMPARED.search(text[max(0, start - 20) : start])) or bool(
-        BASELINE.match(text, end)
-    )
-
-
-def experiment(text: str, start: int, end: int) -> bool:
-    return bool(re.search(r"实验|experiment", _around(text, start, end, SENTENCE_END), re.I))
-
-
-def result(text: str, start: int, end: int) -> bool:
-    return bool(NUMBER.search(_around(text, start, end, CLAUSE_END)))
-
 
 RULES = {
     "list": (in_list,),
     "baseline": (baseline,),
     "experiment": (experiment,),
     "result": (result,),
+    "workload": (workload,),
     "list or baseline": (in_list, baseline),
-    "any of the four": (in_list, baseline, experiment, result),
+    "any of the five": ALL_ROLES,
 }
 
 
@@ -124,12 +94,6 @@ def mentions(index: PaperIndex, family: set[str], data: dict) -> list[tuple[str,
             text = normalize(latex_to_text(data[name]))
             places |= {(name, text, s, e) for tag in tags for s, e in tag.spans(text)}
     return sorted(places, key=lambda p: (p[0], p[2]))
-
-
-def passing(places, tests) -> bool:
-    return bool(places) and all(
-        name not in NAMES and any(test(text, s, e) for test in tests) for name, text, s, e in places
-    )
 
 
 def coherence(concepts: dict[str, set[str]], pid: str, named: set[str], family: set[str]):
@@ -163,7 +127,8 @@ def main() -> None:
                         ignore=shutil.ignore_patterns(".index", ".lock"))  # fmt: skip
         index = PaperIndex(Library(root)).open()
         dropped = {rule: Counter() for rule in RULES}
-        listed = {rule: [] for rule in RULES}
+        listed = {rule: [] for rule in [*RULES, "held"]}
+        held = Counter()  # what the search holds back (aside.held_back): every hit, any way found
         totals = Counter()  # (language, "found" | "relevant" | "retrieved") on judged.yaml
         fits = {True: [], False: []}  # judged.yaml or not -> (coherence, right)
         concepts = {hit.id: set(hit.concepts) for hit in list_papers(index, Filters())}
@@ -174,7 +139,12 @@ def main() -> None:
                 relevant = set(concept["relevant"])
                 for language in ("en", "zh"):
                     query = concept[language]
-                    hits = search(index, query)
+                    hits = search(index, query, passing=True)  # (none held back)
+                    shown = {hit.id for hit in search(index, query)}
+                    for hid in {hit.id for hit in hits} - shown:
+                        held[main_set, hid in relevant, language] += 1
+                        row = (name, concept["name"], language, hid)
+                        listed["held"].append((*row, "right" if hid in relevant else "wrong"))
                     exact = {hit.id for hit in search(index, query, exact=True)}
                     if main_set:
                         totals[language, "found"] += len({h.id for h in hits} & relevant)
@@ -199,8 +169,8 @@ def main() -> None:
         "| blind sets: wrong / right dropped |"
     )
     print("|---|---|---|---|---|")
-    for rule in RULES:
-        d = dropped[rule]
+    for rule, d in [*dropped.items(), ("held back by the search (a role, and a fit below "
+                                        f"{FIT})", held)]:  # fmt: skip
         scores = []
         for language in ("en", "zh"):
             found = totals[language, "found"] - d[True, True, language]
@@ -218,7 +188,7 @@ def main() -> None:
             f"| {precision_en:.3f} / {precision_zh:.3f} | {blind_wrong} / {blind_right} |"
         )
         if args.verbose:
-            for row in listed[rule]:
+            for row in listed.get(rule, listed["held"]):
                 print("    " + " · ".join(row))
     print()
     for main_set, name in ((True, "judged.yaml"), (False, "blind sets")):

@@ -506,7 +506,7 @@ def test_a_changed_glossary_rebuilds_the_index_and_says_why(tmp_path, monkeypatc
 
 @pytest.mark.parametrize(
     ("judged_file", "floors"),
-    [("judged.yaml", {"en": (0.95, 0.87), "zh": (0.95, 0.86)}),
+    [("judged.yaml", {"en": (0.95, 0.90), "zh": (0.95, 0.90)}),  # (issue 14's targets)
      # three blind sets of new concepts (2026-12-04), each first scored before any change
      # made for it: 0.46 / 0.85 and 0.37 / 0.91 (judged_heldout), 0.28 / 0.76 and 0.30 /
      # 0.81 (judged_third), 0.43 / 0.61 and 0.42 / 0.81 (judged_fourth); BENCHMARKS.md has
@@ -515,7 +515,7 @@ def test_a_changed_glossary_rebuilds_the_index_and_says_why(tmp_path, monkeypatc
      # precision 0.61 -> 0.79)
      ("judged_heldout.yaml", {"en": (0.52, 0.83), "zh": (0.46, 0.90)}),
      ("judged_third.yaml", {"en": (0.38, 0.75), "zh": (0.35, 0.73)}),
-     ("judged_fourth.yaml", {"en": (0.45, 0.78), "zh": (0.43, 0.77)})],
+     ("judged_fourth.yaml", {"en": (0.45, 0.80), "zh": (0.43, 0.79)})],
 )  # fmt: skip
 def test_judged_recall_and_precision_do_not_fall(index, judged_file, floors):
     """The judged set (tests/data/judged.yaml: 48 concepts, judged by reading the records)
@@ -533,7 +533,10 @@ def test_judged_recall_and_precision_do_not_fall(index, judged_file, floors):
     to 0.87 in both (174/201, 171/197). A name's words asked for side by side (learning
     rate) raised English precision to 0.88 (172/196) and recall went to 0.96: MuonBP and
     FedDAG were found by words that stood apart by chance ("data efficiency … additional
-    communication"; "Data and Gradient Integration for Heterogeneous")."""
+    communication"; "Data and Gradient Integration for Heterogeneous"). A paper that names
+    the concept only in passing, and whose other concepts it does not fit, held back
+    (``aside``), raised precision to 0.91 (172/188) and 0.90 (171/189), recall unchanged,
+    and the fourth blind set's to 0.81 and 0.80."""
     judged = yaml.safe_load((TEST_DATA / judged_file).read_text("utf-8"))["concepts"]
     for language, (recall_floor, precision_floor) in floors.items():
         found = relevant = retrieved = 0

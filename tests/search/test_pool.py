@@ -28,7 +28,9 @@ def documents(tmp_path_factory):
     out = []
     for entry in papers.library.record_files():
         record = papers.library.load_path(Path(entry.path))
-        out.append(document(record, papers.library.stamp(record.id), None, *papers.concepts(record)))
+        out.append(
+            document(record, papers.library.stamp(record.id), None, *papers.concepts(record))
+        )
     return out
 
 
