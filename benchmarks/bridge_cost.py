@@ -25,7 +25,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 QUERIES = ["muon", "federated learning", "联邦学习", "聯邦學習", "ＧＲＰＯ", "muon optimiser",
-           "accelerate training", "训练加速"]  # fmt: skip
+           "accelerate training", "训练加速", "大语言模型", "large language model"]  # fmt: skip
 
 CHILD = """
 import gc, json, sys, time

@@ -45,7 +45,6 @@ import yaml
 
 from papercli.search.aside import (
     ALL_ROLES,
-    FIT,
     NAMES,
     baseline,
     experiment,
@@ -54,6 +53,7 @@ from papercli.search.aside import (
     result,
     workload,
 )
+from papercli.search.fit import FIT
 from papercli.search.glossary import _ancestors
 from papercli.search.index import PaperIndex
 from papercli.search.query import Filters, list_papers, named_concepts, search

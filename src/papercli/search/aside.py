@@ -14,7 +14,7 @@ narrower one) stands in a passing role, never in the title or the short name:
 A role alone does not tell a passing mention: a paper's own kind is its baseline too
 (DeCoST, on routing, is faster than metaheuristics), and a result names the paper's task
 (VIP's 数学推理任务). The query reads the other half, whether the concept fits the paper's
-other concepts (``query.aside_hits``). Measured in BENCHMARKS.md (issue 14) and by
+other concepts (``fit.held_back``). Measured in BENCHMARKS.md (issue 14) and by
 ``benchmarks/passing.py``.
 """
 
@@ -120,53 +120,3 @@ def aside(glossary, texts: dict[str, str], found: dict[str, str]) -> list[str]:
         if passing(mentions):
             out.append(cid)
     return out
-
-
-# The other half, read when a query names a concept: a paper that names it only in passing
-# is held back when the concept does not fit the paper's other concepts, by their mean
-# pointwise mutual information with it over the library's other papers (add-half smoothed),
-# below one nat: on the four judged sets, the passing role alone dropped 22 right hits of
-# tests/data/judged.yaml with 22 wrong, and with a fit below 1.0 none of 16 wrong (the right
-# ones fit from 1.06 up, the wrong ones up to 0.64; benchmarks/passing.py).
-FIT = 1.0
-
-
-def held_back(searcher, glossary, named: set[str]) -> dict[int, str]:
-    """The papers (docnum -> id) that name each concept of *named* they speak of only in
-    passing, and whose other concepts it does not fit."""
-    import json
-    import math
-
-    from whoosh import query
-
-    from .codec import stored_fields_reader
-
-    def docs(field: str, cid: str) -> set[int]:
-        if (field, cid) not in postings:
-            postings[field, cid] = set(searcher.docs_for_query(query.Term(field, cid)))
-        return postings[field, cid]
-
-    postings: dict[tuple[str, str], set[int]] = {}
-    candidates = set().union(*(docs("aside", cid) for cid in named))
-    if not candidates:
-        return {}
-    family = set(named) | {cid for cid, up in glossary.broader_map.items() if named & set(up)}
-    with_query = set().union(*(docs("concept", cid) for cid in named))
-    others = searcher.doc_count() - 1
-    stored = stored_fields_reader(searcher)
-    held = {}
-    for docnum in sorted(candidates):
-        fields = stored(docnum)
-        concepts = set(json.loads(fields["concepts"] or "{}"))
-        if not all(docnum in docs("aside", cid) for cid in named & concepts):
-            continue
-        near = len(with_query) - (docnum in with_query)
-        scores = []
-        for cid in concepts - family:
-            own = docs("concept", cid)
-            both = len(own & with_query) - (docnum in with_query)
-            alone = len(own) - 1
-            scores.append(math.log((both + 0.5) * others / ((near + 0.5) * (alone + 0.5))))
-        if (sum(scores) / len(scores) if scores else 0.0) < FIT:
-            held[docnum] = fields["id"]
-    return held

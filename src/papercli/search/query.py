@@ -10,7 +10,6 @@ Chinese summary): words are ANDed; ``OR``, ``NOT``, ``"quoted phrases"``, ``pref
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
@@ -214,24 +213,26 @@ def _filtered(node, filtered):
 def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, held=None) -> Iterator[Hit]:
     """The hits of *q* with their snippets (*text_q*: the query without the filters); the
     paper whose id or link was pasted (*pasted*) first. The papers that name the query's
-    concepts only in passing are left out, their ids put in *held* (None: kept)."""
+    concepts only in passing (``fit.held_back``) come after the others, their ids put in
+    *held*, unless *held* is None; they are listed only where there is no other."""
     from . import snippets
 
     with index.searcher() as searcher:
-        if held is not None and (named := {c for c in bridges if not c.startswith(TRANSLATED)}):
-            q = _without_passing(index, searcher, q, named, held)
+        named = {c for c in bridges if not c.startswith(TRANSLATED)}
+        if held is not None and named:
+            from .fit import held_back
+
+            passing = held_back(searcher, named, index.broader)
+        else:
+            passing = {}
         terms = snippets.query_terms(text_q, searcher.reader())
         # the papers the query as written matches: the others were found through the glossary
         literal = set(searcher.docs_for_query(unions(_literal(q)))) if bridges else None
         rendered = {
             key: key.removeprefix(TRANSLATED) for key in bridges if key.startswith(TRANSLATED)
         }  # (梯度 → gradient: as the paper's words)
-        first = list(index.stream(pasted, 3, searcher=searcher)) if pasted is not None else []
-        if limit is not None:
-            limit -= len(first)
-        rest = index.stream(q, limit, searcher=searcher) if limit != 0 else iter(())
-        ids = {h.id for h in first}
-        for hit in itertools.chain(first, (h for h in rest if h.id not in ids)):
+
+        def shown(hit: Hit) -> Hit:
             texts = {name: hit.text(name) for name in ("abstract", "summary_zh")}
             if literal is not None and not _literal_match(index, q, hit, literal):
                 texts["title"] = hit.text("title")
@@ -242,25 +243,30 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, held=None) 
             else:
                 hit.snippet = snippets.snippet(texts, terms, snippet_cells)
             hit.terms = terms
-            yield hit
+            return hit
 
-
-def _without_passing(index: PaperIndex, searcher, q, named: set[str], held: list[str]):
-    """*q* without the papers it matches that name *named* only in passing (``aside``),
-    whose ids go into *held*."""
-    from whoosh import query
-
-    from .aside import held_back
-
-    passing = held_back(searcher, index.glossary(), named)
-    if not passing:
-        return q
-    found = set(searcher.docs_for_query(q))
-    matched = found & passing.keys()
-    if not matched or matched == found:  # (none held, or all: then they are what there is)
-        return q
-    held += sorted(passing[docnum] for docnum in matched)
-    return query.AndNot(q, query.Or([query.Term("id", passing[d]) for d in sorted(matched)]))
+        first = list(index.stream(pasted, 3, searcher=searcher)) if pasted is not None else []
+        if limit is not None:
+            limit -= len(first)
+        more = None if limit is None else limit + len(passing)  # (the held ones' places)
+        rest = index.stream(q, more, searcher=searcher) if limit != 0 else iter(())
+        ids = {h.id for h in first}
+        yield from map(shown, first)
+        listed, aside = 0, []
+        for hit in rest:
+            if hit.id in ids:
+                continue
+            if hit.docnum in passing:
+                aside.append(hit)
+                continue
+            if listed == limit:
+                break
+            listed += 1
+            yield shown(hit)
+        if listed and aside:  # (aside: *held* asked for them)
+            held += [hit.id for hit in aside]
+        else:
+            yield from map(shown, aside[:limit])
 
 
 def _literal(q):
