@@ -102,7 +102,10 @@ def search(
     is the name (车辆路径问题, 梯度下降法, 超参数), and so is a concept's whole term
     (nonconvex optimization, Hessian matrix); a common word of ML texts is asked for in
     both languages, in any of its forms (梯度, gradient; 联邦学习框架: framework;
-    accelerating training: 加速训练). --exact turns this off.
+    accelerating training: 加速训练). --exact turns this off. A paper that names the
+    concept only in passing (an item of a list, a baseline, what is trained, a result) and
+    whose other concepts have little to do with it is held back: a line says how many,
+    and --passing lists them too.
 
     Pasted text works: a title pasted as it is finds its paper first, also as a .bib
     file writes it ($\\mu$P is μP) and whatever query words it holds (Attention Is
@@ -150,9 +153,10 @@ def search(
         session.env.say(f"{rid} is a paper's id: papers show {rid} shows the paper itself")
     listed = print_listing(session, hits, shown, scores=True, json=json, ids=ids)
     if held:
-        papers = "1 more paper names" if len(held) == 1 else f"{len(held)} more papers name"
+        papers, them = ("1 more paper names", "it") if len(held) == 1 else (
+            f"{len(held)} more papers name", "them")  # fmt: skip
         session.env.say(f"{papers} {quoted(text)} only in passing (in a list, as a baseline "
-                        f"or a workload, in a result): --passing lists them")  # fmt: skip
+                        f"or a workload, in a result): --passing lists {them}")  # fmt: skip
     if not listed:
         absent = q.absent_concepts(index, text)
         why = f": no paper here speaks of {' or '.join(absent)}" if absent else ""
