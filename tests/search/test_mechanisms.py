@@ -75,7 +75,7 @@ def test_adding_a_document_indexes_only_its_papers(seeded_library, tmp_path, mon
     monkeypatch.setattr(
         writer_module,
         "document",
-        lambda r, s, d=None, c=(): indexed.append(r.id) or original(r, s, d, c),
+        lambda r, s, d=None, c=(), a=(): indexed.append(r.id) or original(r, s, d, c, a),
     )
     page = tmp_path / "page.txt"
     page.write_text(
