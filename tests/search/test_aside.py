@@ -100,7 +100,7 @@ def test_the_cli_says_how_many_are_held_back_and_how_to_list_them(seeded_library
     assert result.exit_code == 0
     assert set(result.stdout.split()) == LLM
     assert result.stderr == (
-        "papers: held back 4 papers that name '大语言模型' only in passing: --passing lists them\n"
+        "papers: 4 more papers name '大语言模型' only in passing: --passing lists them\n"
     )
     result = invoke("--library", root, "search", "大语言模型", "--ids", "--passing")
     assert (result.exit_code, result.stderr) == (0, "")

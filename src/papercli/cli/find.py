@@ -153,10 +153,9 @@ def search(
         session.env.say(f"{rid} is a paper's id: papers show {rid} shows the paper itself")
     listed = print_listing(session, hits, shown, scores=True, json=json, ids=ids)
     if held:
-        papers, them = ("1 paper that names", "it") if len(held) == 1 else (
-            f"{len(held)} papers that name", "them")  # fmt: skip
-        session.env.say(f"held back {papers} {quoted(text)} only in passing: "
-                        f"--passing lists {them}")  # fmt: skip
+        papers, them = ("1 more paper names", "it") if len(held) == 1 else (
+            f"{len(held)} more papers name", "them")  # fmt: skip
+        session.env.say(f"{papers} {quoted(text)} only in passing: --passing lists {them}")
     if not listed:
         absent = q.absent_concepts(index, text)
         why = f": no paper here speaks of {' or '.join(absent)}" if absent else ""
