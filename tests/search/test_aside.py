@@ -83,6 +83,15 @@ def test_a_query_holds_back_the_papers_that_name_its_concept_only_in_passing(ind
     assert everything == LLM | set(LLM_IN_PASSING)
 
 
+def test_a_limit_lists_as_many_papers_and_still_counts_every_one_held_back(index):
+    """The held-back papers' places are filled by the next ones, and those ranked below the
+    limit are counted too (with 5 of the 12, the line said 1 more paper)."""
+    held: list[str] = []
+    hits = search(index, "大语言模型", limit=5, held=held)
+    assert [hit.id for hit in hits] == [hit.id for hit in search(index, "大语言模型")][:5]
+    assert held == LLM_IN_PASSING
+
+
 def test_nothing_is_held_back_by_exact_or_where_every_paper_would_be(index):
     """--exact finds every paper that writes the words. A query all of whose papers name it
     in passing lists them: there is nothing better (FrontierCO's "LLM Agent", in a list)."""

@@ -263,10 +263,17 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, held=None) 
                 break
             listed += 1
             yield shown(hit)
-        if listed and aside:  # (aside: *held* asked for them)
-            held += [hit.id for hit in aside]
-        else:
+        if not listed:
             yield from map(shown, aside[:limit])
+        elif passing:  # (*held* asked for them; those ranked below the limit counted too)
+            found = {hit.id for hit in aside}
+            below = [rid for rid in passing.values() if rid not in found]
+            if below and limit is not None:
+                from whoosh import query
+
+                among = query.And([q, query.Or([query.Term("id", rid) for rid in below])])
+                found |= {passing[docnum] for docnum in searcher.docs_for_query(among)}
+            held += sorted(found)
 
 
 def _literal(q):
