@@ -111,6 +111,9 @@ def test_the_cli_says_how_many_are_held_back_and_how_to_list_them(seeded_library
     assert result.stderr == (
         "papers: 4 more papers name '大语言模型' only in passing: --passing lists them\n"
     )
+    five = invoke("--library", root, "search", "大语言模型", "--ids", "-n", "5")  # (a listing
+    assert len(five.stdout.split()) == 5  # that stops at its limit: counted all the same)
+    assert five.stderr == result.stderr
     result = invoke("--library", root, "search", "大语言模型", "--ids", "--passing")
     assert (result.exit_code, result.stderr) == (0, "")
     assert set(result.stdout.split()) == LLM | set(LLM_IN_PASSING)
