@@ -140,3 +140,22 @@ def test_records_reindexed_in_place_count_once(seeded_library):
     held: list[str] = []
     assert {hit.id for hit in search(index, "大语言模型", held=held)} == LLM
     assert held == LLM_IN_PASSING
+
+
+def test_an_export_by_query_holds_back_what_search_does(seeded_library):
+    """papers export QUERY writes what papers search QUERY lists (it wrote all 16), and says
+    so; --passing exports them too. An id list or a tag is exported as it is."""
+    import json
+
+    root = str(seeded_library.root)
+    result = invoke("--library", root, "export", "大语言模型", "--format", "json")
+    assert {paper["id"] for paper in json.loads(result.stdout)} == LLM
+    assert result.stderr == (
+        "papers: 4 more papers name '大语言模型' only in passing: --passing exports them\n"
+    )
+    result = invoke("--library", root, "export", "大语言模型", "--format", "json", "--passing")
+    assert {paper["id"] for paper in json.loads(result.stdout)} == LLM | set(LLM_IN_PASSING)
+    assert result.stderr == ""
+    ids = "\n".join(LLM_IN_PASSING) + "\n"
+    result = invoke("--library", root, "export", "-", "--format", "json", stdin=ids)
+    assert [paper["id"] for paper in json.loads(result.stdout)] == LLM_IN_PASSING

@@ -47,6 +47,26 @@ def print_listing(session: Session, hits, shown: int | None, scores: bool, json:
     return len(hits)
 
 
+def say_held(session: Session, text: str, held: list[str], verb: str) -> None:
+    """The line on the papers *text* held back (``query.search_stream``), if any."""
+    from ..search.querylang import quoted
+
+    if held:
+        papers, them = ("1 more paper names", "it") if len(held) == 1 else (
+            f"{len(held)} more papers name", "them")  # fmt: skip
+        session.env.say(f"{papers} {quoted(text)} only in passing: --passing {verb} {them}")
+
+
+PassingOpt = Annotated[
+    bool,
+    typer.Option(
+        "--passing",
+        help="Also the papers that name the concept only in passing (in a list, as a "
+        "baseline or a workload, in a result), which are held back.",
+    ),
+]
+
+
 @command(short_help="Search papers, best first, showing why each matched.", cls=QueryCommand)
 def search(
     ctx: typer.Context,
@@ -67,14 +87,7 @@ def search(
             "through the glossary to other words and the other language.",
         ),
     ] = False,
-    passing: Annotated[
-        bool,
-        typer.Option(
-            "--passing",
-            help="Also the papers that name the concept only in passing (in a list, as a "
-            "baseline or a workload, in a result), which are held back.",
-        ),
-    ] = False,
+    passing: PassingOpt = False,
 ) -> None:
     """Search titles, short names, authors, tags, abstracts and Chinese summaries, best
     first.
@@ -152,10 +165,7 @@ def search(
     if rid:
         session.env.say(f"{rid} is a paper's id: papers show {rid} shows the paper itself")
     listed = print_listing(session, hits, shown, scores=True, json=json, ids=ids)
-    if held:
-        papers, them = ("1 more paper names", "it") if len(held) == 1 else (
-            f"{len(held)} more papers name", "them")  # fmt: skip
-        session.env.say(f"{papers} {quoted(text)} only in passing: --passing lists {them}")
+    say_held(session, text, held, "lists")
     if not listed:
         absent = q.absent_concepts(index, text)
         why = f": no paper here speaks of {' or '.join(absent)}" if absent else ""

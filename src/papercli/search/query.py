@@ -275,6 +275,23 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, held=None) 
             yield from map(shown, aside[:limit])
 
 
+def _without_passing(index: PaperIndex, matched: list[str], bridges: dict, held: list[str]):
+    """*matched* without the papers that name the query's concepts only in passing, whose
+    ids go into *held*; all of them if they are all it matched (as ``_stream`` lists)."""
+    from .fit import held_back
+
+    named = {c for c in bridges if not c.startswith(TRANSLATED)}
+    if not named:
+        return matched
+    with index.searcher() as searcher:
+        passing = set(held_back(searcher, named, index.broader).values())
+    kept = [rid for rid in matched if rid not in passing]
+    if not kept:
+        return matched
+    held += sorted(passing.intersection(matched))
+    return kept
+
+
 def _literal(q):
     """*q* without its ``concept:`` alternatives and a common word's renderings in the other
     language (weighted ``TRANSLATION_BOOST``): the query as written."""
@@ -601,9 +618,12 @@ def select(
     filters: Filters,
     ids: Iterable[str] = (),
     resolve_tag: TagResolver | None = None,
+    held: list[str] | None = None,
 ) -> list[str]:
     """Ids of the papers to export, ordered by id: by query and/or filters, plus explicit
-    ids. Only ids are collected; records are read while they are written out."""
+    ids. Only ids are collected; records are read while they are written out. The papers
+    that name the query's concepts only in passing are left out, as ``search`` leaves them,
+    their ids put in *held*, unless *held* is None."""
     from whoosh import query
 
     chosen = {get_paper(index, rid).id for rid in ids}
@@ -614,10 +634,13 @@ def select(
             return index.ids(node if extra is None else query.And([node, extra]))
 
         named = named_paper(index, text)
+        bridges: dict[str, str] = {}
         try:
-            matched, error = found(parse_query(index, text, resolve_tag)), None
+            matched, error = found(parse_query(index, text, resolve_tag, bridges=bridges)), None
         except UsageError as exc:  # (a title the query language cannot read: named, or not)
             matched, error = [], exc
+        if held is not None and matched:
+            matched = _without_passing(index, matched, bridges, held)
         matched += found(named) if named is not None else []
         if not matched and (cited := cited_titles(index, text)) is not None:
             matched = found(cited)
