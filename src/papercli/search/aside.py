@@ -21,6 +21,8 @@ other concepts (``fit.held_back``). Measured in BENCHMARKS.md (issue 14) and by
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
+from functools import lru_cache
 
 NAMES = ("title", "short_name")  # (a concept named there is the paper's own)
 
@@ -41,9 +43,19 @@ TRAINING = re.compile(
 
 def _around(text: str, start: int, end: int, ends: re.Pattern) -> str:
     """The sentence (or clause) of *text* that holds text[start:end]."""
-    begin = max((m.end() for m in ends.finditer(text, 0, start)), default=0)
-    after = ends.search(text, end)
-    return text[begin : after.start() if after else len(text)]
+    stops, nexts = _boundaries(text, ends)
+    i = bisect_right(stops, start) - 1  # (the last boundary ending at or before the mention)
+    begin = stops[i] if i >= 0 else 0
+    j = bisect_left(nexts, end)  # (the first boundary starting at or after its end)
+    return text[begin : nexts[j] if j < len(nexts) else len(text)]
+
+
+@lru_cache(maxsize=16)
+def _boundaries(text: str, ends: re.Pattern) -> tuple[list[int], list[int]]:
+    """Where each boundary of *text* ends and where each starts, once a text: each mention
+    scanning the text up to it was a third of indexing's reading of passing mentions."""
+    found = list(ends.finditer(text))
+    return [m.end() for m in found], [m.start() for m in found]
 
 
 def in_list(text: str, start: int, end: int) -> bool:
@@ -85,6 +97,7 @@ ROLES = {
 
 
 ALL_ROLES = tuple(ROLES.values())
+CHEAP_FIRST = (in_list, baseline, workload, result, experiment)
 
 
 def passing(places: list[tuple[str, str, int, int]], roles=ALL_ROLES) -> bool:
@@ -97,26 +110,34 @@ def passing(places: list[tuple[str, str, int, int]], roles=ALL_ROLES) -> bool:
 def aside(glossary, texts: dict[str, str], found: dict[str, str]) -> list[str]:
     """The concepts of *found* (id -> words, ``Glossary.find``) that *texts* (field ->
     plain text) name only in passing, with the narrower concepts found for each."""
-    concepts, broader = glossary.concepts, glossary.broader_map
-    spans: dict[str, list[tuple[str, str, int, int]]] = {}
+    from ..tags.taxonomy import word_set
 
-    def places(cid: str) -> list[tuple[str, str, int, int]]:
-        if cid not in spans:
-            tag = concepts[cid].tag
-            spans[cid] = [(name, text, s, e) for name, text in texts.items() if text
-                          for s, e in tag.spans(text)]  # fmt: skip
-        return spans[cid]
+    tags, broader = glossary.tags, glossary.broader_map
+    order = sorted(texts, key=lambda name: name not in NAMES)  # (a name first: never passing)
+    prepared = [(name, texts[name], texts[name].lower()) for name in order if texts[name]]
+    words: dict[str, set[str]] = {}
+    spans: dict[tuple[str, str], list[tuple[int, int]]] = {}
 
-    narrower: dict[str, list[str]] = {cid: [cid] for cid in found}
+    def places(cid: str, name: str, text: str, lowered: str) -> list[tuple[int, int]]:
+        if (cid, name) not in spans:  # (a concept's, read once for itself and its broader ones)
+            if name not in words:
+                words[name] = word_set(lowered)
+            spans[cid, name] = list(tags[cid].spans(text, lowered, words[name]))
+        return spans[cid, name]
+
+    def in_passing(family: list[str]) -> bool:
+        named = False
+        for name, text, lowered in prepared:  # (stops at the first mention that is no role's)
+            for cid in family:
+                for start, end in places(cid, name, text, lowered):
+                    if name in NAMES or not any(role(text, start, end) for role in CHEAP_FIRST):
+                        return False
+                    named = True
+        return named
+
+    narrower: dict[str, list[str]] = {cid: [cid] for cid in found if cid in tags}
     for cid in found:
         for up in broader.get(cid, ()):
-            if up in narrower:
+            if up in narrower and cid in tags:
                 narrower[up].append(cid)
-    out = []
-    for cid, family in narrower.items():
-        if cid not in concepts:
-            continue
-        mentions = [p for member in family if member in concepts for p in places(member)]
-        if passing(mentions):
-            out.append(cid)
-    return out
+    return [cid for cid, family in narrower.items() if in_passing(family)]

@@ -223,6 +223,12 @@ class Glossary:
     def _matcher(self) -> Taxonomy:
         return Taxonomy([c.tag for c in self.concepts.values()], "glossary")
 
+    @property
+    def tags(self) -> dict[str, Tag]:
+        """Each concept's ``Concept.tag``, as the matcher holds it (its patterns compiled
+        once, not once a paper)."""
+        return self._matcher.tags
+
     @cached_property
     def _name_matcher(self) -> Taxonomy:
         named = [c.name_tag for c in self.concepts.values() if c.en or c.zh]
@@ -251,14 +257,9 @@ class Glossary:
                 found.setdefault(broader, words)
         return found
 
-    def of_record(self, record) -> dict[str, str]:
-        """The concepts *record* speaks of (its texts' plain readings), each with the words
-        that speak of it."""
-        return self.read(record)[0]
-
     def read(self, record) -> tuple[dict[str, str], list[str]]:
-        """``of_record``, and those of its concepts the record names only in passing
-        (``aside.aside``)."""
+        """The concepts *record* speaks of (its texts' plain readings), each with the words
+        that speak of it; and those it names only in passing (``aside.aside``)."""
         from ..text.latex import latex_to_text
         from ..text.variants import normalize
         from .aside import aside

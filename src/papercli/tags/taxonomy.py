@@ -94,18 +94,21 @@ class Tag:
                 compiled[i] = (len(alias), re.compile(re.escape(alias)))
         return compiled[i]
 
-    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+    def spans(
+        self, text: str, lowered: str | None = None, words: set[str] | None = None
+    ) -> Iterator[tuple[int, int]]:
         """(start, end) of every alias match in *text* outside the exclusions; only the
-        aliases whose needle and words the text holds are compiled and run."""
-        lowered = text.lower()
-        words = word_set(lowered)
+        aliases whose needle and words the text holds are compiled and run. (*lowered*,
+        *words*: the text's, when the caller has them for many tags.)"""
+        lowered = text.lower() if lowered is None else lowered
+        words = word_set(lowered) if words is None else words
         excluded = None
         for i, (needle, is_word, required) in enumerate(self.needles):
             if needle not in (words if is_word else lowered) or not required <= words:
                 continue
             for m in self.pattern(i)[1].finditer(text):
                 if excluded is None:
-                    excluded = self._excluded(text) if self._exclusions else []
+                    excluded = self._excluded(text, lowered) if self._exclusions else []
                 if not any(s <= m.start() and m.end() <= e for s, e in excluded):
                     yield m.start(), m.end()
 
