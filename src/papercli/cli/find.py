@@ -4,6 +4,7 @@
 commands, so that ``papers --help`` and shell completion never load them.
 """
 
+import collections
 import itertools
 from typing import Annotated
 
@@ -35,9 +36,10 @@ def print_listing(session: Session, hits, shown: int | None, scores: bool, json:
         raise UsageError("--json and --ids cannot go together: choose one")
     env = session.env
     if json or ids or not env.tables:
-        if shown is not None:
-            hits = itertools.islice(hits, shown)
-        return render.write_hits(env, hits, scores, "json" if json else "ids" if ids else "plain")
+        first = itertools.islice(hits, shown) if shown is not None else hits
+        n = render.write_hits(env, first, scores, "json" if json else "ids" if ids else "plain")
+        collections.deque(hits, maxlen=0)  # (read to its end, at most the one hit asked for
+        return n  # beyond those shown: what a search counts there, it says: held back)
     hits = list(hits)
     more = shown is not None and len(hits) > shown
     del hits[shown if more else len(hits) :]

@@ -245,13 +245,6 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, held=None) 
             hit.terms = terms
             return hit
 
-        if passing:  # (those *q* finds: counted before any hit is asked for, as a
-            from whoosh import query  # listing may stop asking at its limit)
-
-            ids = query.Or([query.Term("id", rid) for rid in passing.values()])
-            passing = {d: passing[d] for d in searcher.docs_for_query(query.And([q, ids]))}
-            start = len(held)
-            held += sorted(passing.values())
         first = list(index.stream(pasted, 3, searcher=searcher)) if pasted is not None else []
         if limit is not None:
             limit -= len(first)
@@ -270,9 +263,17 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, held=None) 
                 break
             listed += 1
             yield shown(hit)
-        if not listed and aside:  # (all it found: then they are what there is)
-            del held[start:]
+        if not listed:  # (all it found: then they are what there is)
             yield from map(shown, aside[:limit])
+        elif passing:  # (*held* asked for them; those ranked below the limit counted too,
+            found = {hit.id for hit in aside}  # once the stream is read to its end)
+            below = [rid for rid in passing.values() if rid not in found]
+            if below and limit is not None:
+                from whoosh import query
+
+                among = query.And([q, query.Or([query.Term("id", rid) for rid in below])])
+                found |= {passing[docnum] for docnum in searcher.docs_for_query(among)}
+            held += sorted(found)
 
 
 def _without_passing(index: PaperIndex, matched: list[str], bridges: dict, held: list[str]):
