@@ -120,7 +120,7 @@ def search(
     accelerating training: 加速训练). --exact turns this off. A paper that names the
     concept only in passing (an item of a list, a baseline, what is trained, a result) and
     whose other concepts have little to do with it is held back: a line says how many,
-    and --passing lists them too.
+    and --passing lists them too (marked "only in passing").
 
     Pasted text works: a title pasted as it is finds its paper first, also as a .bib
     file writes it ($\\mu$P is μP) and whatever query words it holds (Attention Is

@@ -189,8 +189,8 @@ def search_stream(
         if named is None:
             raise
         return _stream(index, named, named, None, limit, {}, snippet_cells)
-    aside = None if passing else held if held is not None else []
-    hits = _stream(index, filtered(q), q, pasted, limit, bridges, snippet_cells, aside)
+    held = [] if held is None else held
+    hits = _stream(index, filtered(q), q, pasted, limit, bridges, snippet_cells, held, passing)
     return _or_cited(hits, index, text, q, filtered, limit, snippet_cells)
 
 
@@ -210,11 +210,14 @@ def _filtered(node, filtered):
     return None if node is None else filtered(node)
 
 
-def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, held=None) -> Iterator[Hit]:
+def _stream(
+    index, q, text_q, pasted, limit, bridges, snippet_cells, held=None, keep=False
+) -> Iterator[Hit]:
     """The hits of *q* with their snippets (*text_q*: the query without the filters); the
     paper whose id or link was pasted (*pasted*) first. The papers that name the query's
-    concepts only in passing (``fit.held_back``) come after the others, their ids put in
-    *held*, unless *held* is None; they are listed only where there is no other."""
+    concepts only in passing (``fit.held_back``) are left out, their ids put in *held*
+    (None: not looked for), and listed only where there is no other; *keep*: listed in
+    their places, their snippets saying so."""
     from . import snippets
 
     with index.searcher() as searcher:
@@ -242,13 +245,16 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, held=None) 
                 )  # stem the rendering "sampling" is not written in)
             else:
                 hit.snippet = snippets.snippet(texts, terms, snippet_cells)
+            if keep and hit.docnum in passing:
+                hit.snippet = IN_PASSING + (hit.snippet or "")
             hit.terms = terms
             return hit
 
         first = list(index.stream(pasted, 3, searcher=searcher)) if pasted is not None else []
         if limit is not None:
             limit -= len(first)
-        more = None if limit is None else limit + len(passing)  # (the held ones' places)
+        # (room for the held ones, whose places the next papers take)
+        more = None if limit is None or keep else limit + len(passing)
         rest = index.stream(q, more, searcher=searcher) if limit != 0 else iter(())
         ids = {h.id for h in first}
         yield from map(shown, first)
@@ -256,7 +262,7 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, held=None) 
         for hit in rest:
             if hit.id in ids:
                 continue
-            if hit.docnum in passing:
+            if hit.docnum in passing and not keep:
                 aside.append(hit)
                 continue
             if listed == limit:
@@ -265,7 +271,7 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, held=None) 
             yield shown(hit)
         if not listed:  # (all it found: then they are what there is)
             yield from map(shown, aside[:limit])
-        elif passing:  # (*held* asked for them; those ranked below the limit counted too,
+        elif passing and not keep:  # (those ranked below the limit counted too,
             found = {hit.id for hit in aside}  # once the stream is read to its end)
             below = [rid for rid in passing.values() if rid not in found]
             if below and limit is not None:
@@ -291,6 +297,9 @@ def _without_passing(index: PaperIndex, matched: list[str], bridges: dict, held:
         return matched
     held += sorted(passing.intersection(matched))
     return kept
+
+
+IN_PASSING = "only in passing · "  # (a held-back paper's snippet, when --passing lists it)
 
 
 def _literal(q):
