@@ -326,7 +326,7 @@ def test_a_paper_found_by_a_words_translation_only_says_so(index):
         for hit in rendered:
             head, _, passage = plain(hit.snippet).partition(": ")
             assert head == f"{typed} → {rendering}" and rendering in passage.lower(), hit.id
-    heads = {plain(h.snippet).partition(": ")[0]
+    heads = {plain(h.snippet).partition(": ")[0].removeprefix("only in passing · ")
              for h in search(index, "大模型训练", passing=True)}  # fmt: skip
     assert "大模型 → language model, 训练 → training" in heads  # (MuonBP: both ways at once)
     assert all(h.snippet for h in search(index, "采样"))  # ("samples": no arrow, a passage)
@@ -627,7 +627,7 @@ def test_the_snippet_of_a_paper_found_through_two_concepts_shows_both(index):
     hits = {h.id: marked(h) for h in search(index, "大模型微调", passing=True)}
     assert hits["iclr2026-mass"].startswith("大模型 → LLM, 微调 → SFT: ")
     assert "[LLM]" in hits["iclr2026-mass"] and "[SFT]" in hits["iclr2026-mass"]
-    assert hits["iclr2026-attent"].startswith("大模型 → LLM: ")
+    assert hits["iclr2026-attent"].startswith("only in passing · 大模型 → LLM: ")  # (--passing)
     assert "[LLM微调]" in hits["iclr2026-attent"]
     hiso = {h.id: marked(h) for h in search(index, "federated learning convergence")}[
         "iclr2026-hiso"
