@@ -124,8 +124,9 @@ def test_the_cli_says_how_many_are_held_back_and_how_to_list_them(seeded_library
 def test_records_reindexed_in_place_count_once(seeded_library):
     """A record re-indexed in place leaves its old version in its segment, deleted, until
     the segments merge (a large library's first segment seldom does): the fit counts each
-    paper once (counted twice, every concept would fit ~0.69 less, and ICPO, whose fit is
-    1.17, would be held back too). Whoosh's posting lists leave the deleted ones out."""
+    paper once. Whoosh's posting lists leave the deleted versions out, but its document
+    frequencies count them: without ``fit``'s correction for them, the fits moved and the
+    search lost LLM papers."""
     from papercli.search.schema import document
     from papercli.store.library import Library
 

@@ -225,9 +225,9 @@ def _stream(
         if held is not None and named:
             from .fit import held_back
 
-            passing = held_back(searcher, named, index.broader)
+            holdable = held_back(searcher, named, index.broader)  # docnum -> id
         else:
-            passing = {}
+            holdable = {}
         terms = snippets.query_terms(text_q, searcher.reader())
         # the papers the query as written matches: the others were found through the glossary
         literal = set(searcher.docs_for_query(unions(_literal(q)))) if bridges else None
@@ -245,7 +245,7 @@ def _stream(
                 )  # stem the rendering "sampling" is not written in)
             else:
                 hit.snippet = snippets.snippet(texts, terms, snippet_cells)
-            if keep and hit.docnum in passing:
+            if keep and hit.docnum in holdable:
                 hit.snippet = IN_PASSING + (hit.snippet or "")
             hit.terms = terms
             return hit
@@ -254,31 +254,31 @@ def _stream(
         if limit is not None:
             limit -= len(first)
         # (room for the held ones, whose places the next papers take)
-        more = None if limit is None or keep else limit + len(passing)
+        more = None if limit is None or keep else limit + len(holdable)
         rest = index.stream(q, more, searcher=searcher) if limit != 0 else iter(())
         ids = {h.id for h in first}
         yield from map(shown, first)
-        listed, aside = 0, []
+        listed, put_aside = 0, []
         for hit in rest:
             if hit.id in ids:
                 continue
-            if hit.docnum in passing and not keep:
-                aside.append(hit)
+            if hit.docnum in holdable and not keep:
+                put_aside.append(hit)
                 continue
             if listed == limit:
                 break
             listed += 1
             yield shown(hit)
         if not listed:  # (all it found: then they are what there is)
-            yield from map(shown, aside[:limit])
-        elif passing and not keep:  # (those ranked below the limit counted too,
-            found = {hit.id for hit in aside}  # once the stream is read to its end)
-            below = [rid for rid in passing.values() if rid not in found]
+            yield from map(shown, put_aside[:limit])
+        elif holdable and not keep:  # (those ranked below the limit counted too,
+            found = {hit.id for hit in put_aside}  # once the stream is read to its end)
+            below = [rid for rid in holdable.values() if rid not in found]
             if below and limit is not None:
                 from whoosh import query
 
                 among = query.And([q, query.Or([query.Term("id", rid) for rid in below])])
-                found |= {passing[docnum] for docnum in searcher.docs_for_query(among)}
+                found |= {holdable[docnum] for docnum in searcher.docs_for_query(among)}
             held += sorted(found)
 
 
@@ -291,11 +291,11 @@ def _without_passing(index: PaperIndex, matched: list[str], bridges: dict, held:
     if not named:
         return matched
     with index.searcher() as searcher:
-        passing = set(held_back(searcher, named, index.broader).values())
-    kept = [rid for rid in matched if rid not in passing]
+        holdable = set(held_back(searcher, named, index.broader).values())
+    kept = [rid for rid in matched if rid not in holdable]
     if not kept:
         return matched
-    held += sorted(passing.intersection(matched))
+    held += sorted(holdable.intersection(matched))
     return kept
 
 
