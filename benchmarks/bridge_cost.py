@@ -33,8 +33,8 @@ gc.disable()  # (as papers' entry point does, cli.main: what importing the comma
 from papercli.cli.app import app  # is kept out of the collector's scans)
 gc.freeze()
 gc.enable()
-from papercli.cli import lean_whoosh
-lean_whoosh.load()  # (as a command does when it starts)
+from papercli.engine import lean
+lean.load()  # (as a command does when it starts)
 from papercli.store.library import Library
 from papercli.search import query as query_module
 from papercli.search.index import PaperIndex

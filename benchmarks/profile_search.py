@@ -61,7 +61,7 @@ def import_times(library: str, term: str, runs: int) -> tuple[dict, dict, dict]:
 # The modules of Whoosh a search of plain words uses, imported as the command line imports
 # them (no query parser: querylang._direct).
 _LEAN_WHOOSH = (
-    "from papercli.cli import lean_whoosh; lean_whoosh.load(); "
+    "from papercli.engine import lean; lean.load(); "
     "import whoosh.index, whoosh.query, whoosh.analysis, whoosh.fields, "
     "whoosh.codec.whoosh3, whoosh.searching, whoosh.scoring"
 )

@@ -49,10 +49,9 @@ PHRASE = "federated learning"
 CHINESE = "联邦学习"
 TRADITIONAL = "聯邦學習"  # the same words in Traditional script (OpenCC loaded to read them)
 TAG = "federated-learning"
-FLOOR_WHOOSH = (  # as the command line imports it (cli/lean_whoosh.py); a query of plain
+FLOOR_WHOOSH = (  # as the command line imports it (engine/lean.py); a query of plain
     # words no longer needs Whoosh's query parser (querylang._direct)
-    "from papercli.cli import lean_whoosh; lean_whoosh.load(); "
-    "import whoosh.index, whoosh.searching"
+    "from papercli.engine import lean; lean.load(); import whoosh.index, whoosh.searching"
 )
 
 # label, papers arguments (without --library), key of the rg row it is compared with

@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from papercli.cli import lean_whoosh
+from papercli.engine import lean
 from papercli.render import Environment, print_hits, snippet_width
 from papercli.search import query
 from papercli.search.index import PaperIndex
@@ -21,7 +21,7 @@ from papercli.store.library import Library
 
 
 def main(library: str, text: str) -> int:
-    lean_whoosh.load()  # as the command line imports Whoosh (this script is a program too)
+    lean.load()  # as the command line imports Whoosh (this script is a program too)
     env = Environment.of_process()
     index = PaperIndex(Library(Path(library))).open()
     hits = query.search(index, text, None, snippet_cells=snippet_width(env))

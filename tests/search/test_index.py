@@ -183,22 +183,22 @@ def test_a_table_of_contents_removed_while_opening_is_read_again_not_waited_for(
     """Whoosh lists its tables of contents, then opens the newest; a writer's commit can
     remove it in between. The search read that as a damaged index and waited for the
     writer's lock (a whole ingest) to rebuild it."""
-    import whoosh.index
+    from papercli.engine import storage
 
     PaperIndex(seeded_library).open()
     opened = []
-    open_dir = whoosh.index.open_dir
+    open_index = storage.open_index
 
     def removed_once(*args, **kwargs):
         opened.append(args)
         if len(opened) == 1:
             raise FileNotFoundError(2, "No such file or directory", "_MAIN_1.toc")
-        return open_dir(*args, **kwargs)
+        return open_index(*args, **kwargs)
 
     def waits(self, *args, **kwargs):
         raise AssertionError("waited for the writer's lock")
 
-    monkeypatch.setattr(whoosh.index, "open_dir", removed_once)
+    monkeypatch.setattr(storage, "open_index", removed_once)
     monkeypatch.setattr(Library, "lock", waits)
     index = PaperIndex(seeded_library).open()
     assert (len(opened), index.rebuilt) == (2, None)
@@ -267,7 +267,7 @@ def test_a_signal_taken_by_another_thread_waits_until_the_process_has_started(si
 
     code = f"""
 import json, os, signal, sys, threading, time
-from papercli.search.parallel import _signals_held
+from papercli.engine.parallel import _signals_held
 signal.signal(signal.SIGINT, signal.default_int_handler)  # (as a terminal's Python has it)
 signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
 events = []

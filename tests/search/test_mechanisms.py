@@ -113,8 +113,8 @@ def test_a_hit_is_read_without_inflating_or_deriving_anything(seeded_library):
     label was derived when it was indexed, and a piped line marks no title."""
     import io
 
+    from papercli.engine.codec import PapersCodec, _PRead
     from papercli.render import Environment, write_hits
-    from papercli.search.codec import PapersCodec, _PRead
     from papercli.search.query import search_stream
 
     index = PaperIndex(seeded_library).open()
@@ -274,7 +274,7 @@ def test_ors_are_matched_by_a_tree_and_rank_as_before(seeded_library):
     import yaml
     from whoosh.matching import ArrayUnionMatcher
 
-    from papercli.search.index import unions
+    from papercli.engine.unions import unions
     from papercli.search.query import parse_query
     from testing import TEST_DATA
 
@@ -309,7 +309,7 @@ def test_an_or_is_matched_without_looking_up_its_clauses_sizes(seeded_library, m
     once, for its idf (none for a term the index lacks)."""
     from whoosh.reading import SegmentReader
 
-    from papercli.search.index import unions
+    from papercli.engine.unions import unions
     from papercli.search.query import parse_query
 
     looked_up = []
@@ -333,7 +333,7 @@ def test_an_or_is_matched_by_the_clauses_that_match_something(seeded_library):
     every step; the papers and scores are Whoosh's own (the test above)."""
     from whoosh.matching import NullMatcherClass, UnionMatcher
 
-    from papercli.search.index import unions
+    from papercli.engine.unions import unions
     from papercli.search.query import parse_query
 
     def leaves(m):

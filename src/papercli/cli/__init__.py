@@ -9,7 +9,6 @@
     enrich.py      enrich (OpenReview)
     settings.py    config
     completion.py  shell completion scripts; ids and tags completed
-    lean_whoosh.py Whoosh imported without the modules it never uses (when a command starts)
 
 ``main`` is the program. Whatever a command changes for the whole process is set there,
 and only there: how Typer formats help, how stdout buffers, what Ctrl-C and SIGTERM do,

@@ -17,6 +17,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup, TyperOption
 
 from .. import __version__
+from ..engine import lean
 from ..errors import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
@@ -27,7 +28,6 @@ from ..errors import (
     UsageError,
     interruption,
 )
-from . import lean_whoosh
 
 HELP = """A local, searchable index of the paper digests you collect (English and Chinese).
 
@@ -363,7 +363,7 @@ def help_text(doc: str | None, rich: bool | None = None) -> str:
 
 def command(name: str | None = None, *, short_help: str, index: bool = True, cls=None):
     """Register a command, its help made from its docstring (see ``help_text``). A command
-    that may read the *index* imports Whoosh lean (``lean_whoosh``) when it starts: its
+    that may read the *index* imports Whoosh lean (``engine.lean``) when it starts: its
     ``--help`` does not import Whoosh at all, and library code never plants modules."""
 
     def register(func):
@@ -372,7 +372,7 @@ def command(name: str | None = None, *, short_help: str, index: bool = True, cls
 
             @functools.wraps(func)
             def run(*args, **kwargs):
-                lean_whoosh.load()
+                lean.load()
                 return func(*args, **kwargs)
 
         app.command(name, short_help=short_help, help=help_text(func.__doc__), cls=cls)(run)
@@ -470,7 +470,7 @@ YearOpt = Annotated[
 def _tags_for_completion(ctx: typer.Context, incomplete: str) -> list[str]:
     from .completion import complete_tags
 
-    lean_whoosh.load()
+    lean.load()
     return complete_tags(ctx, incomplete)
 
 

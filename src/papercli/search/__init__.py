@@ -7,7 +7,6 @@ and a snippet showing why it matched.
     schema.py      the index's fields, and the document indexed for a record
     index.py       opening the index and keeping it in step with the records
     writer.py      writing changes to the index (and the spelling vocabulary)
-    parallel.py    Whoosh's two indexing processes, safe to interrupt
     vocabulary.py  the words of the library, for "Did you mean …?"
     querylang.py   the query language: checks, year ranges, tag aliases
     bridge.py      the glossary's bridge in a query; Chinese words run together, cut

@@ -29,7 +29,7 @@ def held_back(searcher, named: set[str], broader) -> dict[int, str]:
 
     from whoosh.reading import TermNotFound
 
-    from .codec import stored_fields_reader
+    from ..engine.codec import stored_fields_reader
 
     reader = searcher.reader()
 

@@ -19,12 +19,11 @@ Listings read what they show from stored fields (the record as JSON), never from
 from __future__ import annotations
 
 import contextlib
-import functools
-import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..engine.unions import raised_in_whoosh, unions
 from ..errors import IndexDamaged, PapersError, RecordError, UsageError
 from ..progress import Progress, quiet
 from ..store.files import Stamp
@@ -118,8 +117,9 @@ class PaperIndex:
 
     def _load(self) -> tuple[dict, str | None]:
         """The saved state, with the index opened; or why the index cannot be used."""
-        from whoosh import index as windex
+        from ..engine import check_version, storage
 
+        check_version()
         saved = state.read(self.dir, "state.json")
         if saved.get("version") != SCHEMA_VERSION:
             if saved.get("version") is not None:
@@ -133,7 +133,7 @@ class PaperIndex:
             return saved, "missing its glossary"
         for attempt in range(3):
             try:  # (not exists_in first: it reads and unpickles the whole TOC too, ~13 ms)
-                self._ix = windex.open_dir(str(self.dir))
+                self._ix = storage.open_index(self.dir)
                 break
             except FileNotFoundError:
                 # Whoosh lists the tables of contents, then opens the newest: a writer's
@@ -177,7 +177,7 @@ class PaperIndex:
         return self._query_glossary
 
     def _create(self) -> None:
-        from whoosh import index as windex
+        from ..engine import storage
 
         # (read from its files: a glossary in error stops here, with the index untouched)
         glossary = self._glossary = self.glossary_files.load()
@@ -185,7 +185,7 @@ class PaperIndex:
         for name in ("stamps.json", "state.json", VOCABULARY_FILE, COMPILED, FULL, BROADER,
                      OLD_COMPILED):  # fmt: skip
             (self.dir / name).unlink(missing_ok=True)
-        self._ix = windex.create_in(str(self.dir), make_schema())
+        self._ix = storage.create_index(self.dir, make_schema())
         glossary.save(self.dir)  # (what queries will be bridged with)
 
     @contextlib.contextmanager
@@ -198,7 +198,7 @@ class PaperIndex:
         except PapersError:
             raise
         except Exception as exc:
-            if not _raised_in_whoosh(exc):
+            if not raised_in_whoosh(exc):
                 raise  # (a bug of ours is not a damaged index)
             from whoosh.query import QueryError
 
@@ -429,7 +429,7 @@ class PaperIndex:
         Each hit's file is checked as it is read (one ``stat``). A record edited in place is
         re-indexed there and then and shown as it is now, if it still matches; its place is
         the one its old text earned."""
-        from .codec import stored_fields_reader
+        from ..engine.codec import stored_fields_reader
 
         with contextlib.ExitStack() as stack:
             if searcher is None:
@@ -488,63 +488,3 @@ def _ranked(searcher, q, limit: int | None, sort: bool) -> Iterator[tuple[float,
     for score, docnum in searcher.search(q, limit=None).top_n:
         if docnum not in given:
             yield score, docnum
-
-
-def unions(q):
-    """*q*, each of its ORs (changed in place) matched by a plain tree of unions.
-
-    Below 5,000 documents Whoosh matches an OR of three or more clauses (each word of a
-    query, over seven fields) by preloading an array of 2,048 scores, filled and cleared in
-    Python for each block, whatever the index's size. Its tree of unions (above 5,000) is
-    balanced by each clause's size, one more lookup of each term. A plain tree walks the
-    postings as they come, and ranks the same papers with the same scores. Medians of 40
-    warm searches, the ways interleaved in one process, --exact / bridged:
-
-    - array against balanced tree: at 63 papers, "federated learning" 7.0 / 9.8 ms
-      against 5.7 / 8.3, a pasted title 16.7 / 12.9 against 14.3 / 11.9; at 2,064 papers,
-      "federated learning" 31.1 / 50.6 against 27.7 / 48.7, "learning" 63.6 / 75.3 against
-      64.2 / 71.0;
-    - balanced against plain tree: at 63 papers, 训练加速 2.8 / 9.8 against 2.5 / 7.7, "muon"
-      4.4 / 5.5 against 4.2 / 4.9; at 2,064 papers, 训练加速 4.2 / 50.8 against 3.5 / 44.5,
-      "federated learning" 20.1 / 37.9 against 19.4 / 35.5, "learning" 50.6 / 52.4
-      against 50.8 / 52.0.
-
-    The tree holds only the clauses that match something (most of a word's seven fields do
-    not hold it): with each term looked up once (``codec._TermsReader``), warm bridged
-    训练加速 went 7.38 → 5.36 ms, a pasted title 11.11 → 8.57 (BENCHMARKS.md)."""
-    from whoosh import query
-
-    if type(q) is query.Or and q.scale is None:  # (a coordination bonus: Whoosh's own)
-        q.__class__ = _plain_union_tree()
-    for child in q.children():
-        unions(child)
-    return q
-
-
-@functools.cache
-def _plain_union_tree():
-    """An OR whose matcher is a plain tree of unions of its clauses that match something
-    (made when first asked for: Whoosh's query module is imported lean, when a command
-    starts)."""
-    from whoosh import query
-    from whoosh.matching import NullMatcher, UnionMatcher, WrappingMatcher
-    from whoosh.util import make_binary_tree
-
-    class PlainUnionTree(query.Or):
-        def _matcher(self, subs, searcher, context):
-            # (a clause matching nothing was walked at every step of every match)
-            active = [m for m in (q.matcher(searcher, context) for q in subs) if m.is_active()]
-            if not active:
-                return NullMatcher()
-            m = make_binary_tree(UnionMatcher, active)
-            return WrappingMatcher(m, self.boost) if self.boost != 1.0 else m
-
-    return PlainUnionTree
-
-
-def _raised_in_whoosh(exc: BaseException) -> bool:
-    """Whether the innermost frame of *exc* is Whoosh's (reading a file it cannot parse)."""
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    return tb is not None and f"{os.sep}whoosh{os.sep}" in tb.tb_frame.f_code.co_filename

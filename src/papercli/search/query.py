@@ -13,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from ..engine.unions import unions
 from ..errors import UsageError
 from ..store.links import link_key
 from ..tags.taxonomy import Taxonomy
 from .bridge import TRANSLATED, TRANSLATION_BOOST
 from .hits import Hit
-from .index import PaperIndex, unions
+from .index import PaperIndex
 from .pasted import cited_titles, named_paper
 
 TagResolver = Callable[[str], "str | None"]  # an alias (联邦学习) -> its tag, or None

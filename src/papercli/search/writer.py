@@ -11,13 +11,14 @@ import contextlib
 import os
 from collections import Counter
 from collections.abc import Iterator
+from functools import partial
 from typing import TYPE_CHECKING
 
 from ..progress import Progress, quiet
 from ..store.files import Stamp, atomic_write
 from ..store.record import Record
 from . import state
-from .schema import SCHEMA_VERSION, document
+from .schema import SCHEMA_VERSION, document, record_document
 from .vocabulary import FILE as VOCABULARY_FILE
 from .vocabulary import Vocabulary, words_of
 
@@ -142,11 +143,11 @@ def open_writer(
 def _whoosh_writer(index: PaperIndex, expected: int):
     """Whoosh's own writer, or from ``PARALLEL_FROM`` upserts on (and with two cores), the
     two-process one."""
-    from .codec import PapersCodec
-    from .pool import install
+    from ..engine.codec import PapersCodec
+    from ..engine.pool import install
 
     if expected >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
-        from .parallel import ParallelWriter
+        from ..engine.parallel import ParallelWriter
 
         # limitmb: the postings each process holds (``pool.CompactPool``, ~30 bytes each)
         # before it writes a run to disk. 32 MB holds a 10k ingest's share (~26 MB for
@@ -155,23 +156,15 @@ def _whoosh_writer(index: PaperIndex, expected: int):
         # 148 against 153 s: writing and merging runs is cheap).
         return ParallelWriter(index.ix, procs=2, multisegment=True, limitmb=POOL_MB,
                               compound=False, codec=PapersCodec(),
-                              glossary=index.glossary())  # fmt: skip
+                              make_document=partial(record_document, index.glossary()))  # fmt: skip
     writer = index.ix.writer(timeout=30.0, limitmb=POOL_MB, compound=False, codec=PapersCodec())
     return install(writer, POOL_MB)
 
 
 def discard_partial(index: PaperIndex) -> None:
-    """Remove what a cancelled or failed write left in the index folder: segment files the
-    committed index does not use, and the writer's temporary folder. On a full disk they
-    would otherwise keep the space the next attempt needs."""
-    from whoosh.index import TOC, clean_files
+    """Remove what a cancelled or failed write left in the index folder (see
+    ``storage.leftovers``): on a full disk it would keep the space the next attempt needs."""
+    from ..engine.storage import discard_leftovers
 
-    with contextlib.suppress(Exception):
-        storage, name = index.ix.storage, index.ix.indexname
-        toc = TOC.read(storage, name)
-        clean_files(storage, name, toc.generation, toc.segments)
-    import shutil
-
-    for leftover in index.dir.glob("*.tmp"):
-        if leftover.is_dir():
-            shutil.rmtree(leftover, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        discard_leftovers(index.dir)

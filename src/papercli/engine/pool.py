@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import heapq
 import marshal
+import secrets
 import struct
 from collections.abc import Iterator
 
@@ -46,6 +47,8 @@ class CompactPool:
         self._top = -1  # the highest docnum added
         self._ordered = True  # every term's postings arrived in docnum order
         self.runs: list[str] = []
+        self._token = secrets.token_hex(4)  # names this pool's runs (see storage.py)
+        self.written = 0  # runs written in all (what a benchmark or a test asks)
 
     def add(self, item) -> None:
         fieldname, tbytes, docnum, weight, vbytes = item
@@ -79,7 +82,7 @@ class CompactPool:
 
     def _spill(self) -> None:
         """Write what the pool holds as a run of sorted terms, and start afresh."""
-        name = f"{len(self.runs)}.{id(self):x}.postings"
+        name = f"{self._token}.{len(self.runs)}.postings"
         f = self.tempstore.create_file(name)
         try:
             chunk, size = [], 0
@@ -94,6 +97,7 @@ class CompactPool:
         finally:
             f.close()
         self.runs.append(name)
+        self.written += 1
         self._fields = {}
         self.size = 0
 

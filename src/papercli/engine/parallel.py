@@ -30,6 +30,7 @@ import multiprocessing.connection
 import os
 import pickle
 import queue
+import secrets
 import signal
 import sys
 import threading
@@ -39,7 +40,6 @@ from whoosh.writing import SegmentWriter
 
 from ..errors import PapersError
 from .pool import install
-from .schema import record_document
 
 FAILED = "failed"  # first item of the result a failing child sends instead of its segment
 RECORD = 1  # a job's item: a record, to be made into its index document (0: a document)
@@ -127,36 +127,50 @@ class _Task(SubWriterTask):
     """One indexing process: Ctrl-C is for the parent, which then cancels this one; a
     failure is reported to the parent, not printed."""
 
-    def __init__(self, *args, glossary=None) -> None:
+    def __init__(self, *args, make_document=None) -> None:
         super().__init__(*args)
-        self.glossary = glossary  # (what a record's concepts are found with)
+        self.make_document = make_document  # (a record's job item -> its document)
 
     @staticmethod
     def _Popen(process_obj):
         return _context().Process._Popen(process_obj)  # started the context's way
 
-    def _process_file(self, filename, doc_count) -> None:
-        """Whoosh's, for jobs of documents and of records (``RECORD``)."""
+    def _process_file(self, path, doc_count) -> None:
+        """Whoosh's, for jobs of documents and of records (``RECORD``), each a file in the
+        parent's temporary folder (*path*), removed once read."""
         writer = self.writer
-        install(writer, self.kwargs.get("limitmb", 128))  # (before its first document)
-        tempstorage = writer.temp_storage()
-        with tempstorage.open_file(filename).raw_file() as f:
+        with open(path, "rb") as f:
             for _ in range(doc_count):
                 code, args = pickle.load(f)
                 if code == RECORD:
-                    args = record_document(self.glossary, *args)
+                    args = self.make_document(*args)
                 writer.add_document(**args)
-        tempstorage.delete_file(filename)
+        os.remove(path)
 
     def run(self) -> None:
+        """``SubWriterTask.run`` for one segment per process. Its result is (runs its pool
+        wrote, field names, segment), or ``FAILED`` and why."""
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         _exit_with_parent()
+        writer = None
         try:
-            super().run()
+            ix = self.storage.open_index(self.indexname)
+            writer = self.writer = SegmentWriter(ix, _lk=False, **self.kwargs)
+            install(writer, self.kwargs.get("limitmb", 128))  # (before its first document)
+            while (job := self.jobqueue.get()) is not None:
+                self._process_file(*job)
+            segment = writer._finalize_segment()
+            result = (writer.pool.written, writer.pool.fieldnames, segment)
         except Exception as exc:  # (the parent names it in its one line)
             errno = getattr(exc, "errno", None)
             reason = getattr(exc, "strerror", None) or f"{type(exc).__name__}: {exc}"
-            self.resultqueue.put((FAILED, (errno, reason), None), timeout=5)
+            result = (FAILED, (errno, reason), None)
+        finally:  # (its segment is written, or never will be: its temporary folder goes)
+            if writer is not None:
+                with contextlib.suppress(OSError):
+                    writer.temp_storage().destroy()
+        self.resultqueue.put(result, timeout=5)
+        if result[0] == FAILED:
             sys.exit(1)
 
 
@@ -165,7 +179,7 @@ class ParallelWriter(MpWriter):
     the parent dies, and report their failures."""
 
     def __init__(self, ix, procs: int, batchsize: int = 100, multisegment: bool = True,
-                 glossary=None, **kwargs) -> None:  # fmt: skip
+                 make_document=None, **kwargs) -> None:  # fmt: skip
         # MpWriter.__init__, but with queues of our own context: its own calls the default
         # context's Queue(), which fixes the process's start method for good.
         SegmentWriter.__init__(self, ix, **kwargs)
@@ -175,12 +189,14 @@ class ParallelWriter(MpWriter):
         _start_fork_server()
         self.context = _context()
         self.procs, self.batchsize, self.subargs = procs, batchsize, kwargs
-        self.glossary = glossary
+        self.make_document = make_document
         self.multisegment = True
         self.tasks = []
         self.docbuffer = []
         self._grouping = 0
         self._added_sub = False
+        self._token, self._jobs = secrets.token_hex(4), 0  # (names this writer's batches)
+        self.runs_written: list[int] = []  # by each indexing process's pool, once committed
         # Jobs go straight into the pipe (a SimpleQueue has no feeder thread): Ctrl-C in
         # the middle of Queue.put() can leave its lock held, and the exit handler that
         # flushes a Queue then waits on that lock forever. Each job is one temporary
@@ -190,7 +206,7 @@ class ParallelWriter(MpWriter):
 
     def _new_task(self):
         task = _Task(self.storage, self.indexname, self.jobqueue, self.resultqueue,
-                     self.subargs, self.multisegment, glossary=self.glossary)  # fmt: skip
+                     self.subargs, self.multisegment, make_document=self.make_document)  # fmt: skip
         self.tasks.append(task)
         with _signals_held():
             task.start()
@@ -199,9 +215,8 @@ class ParallelWriter(MpWriter):
     def add_record(self, rid: str, data: dict, stamp: list[int], replace: bool) -> None:
         """Index a record (``Record.to_dict()``, its file's stamp) as ``update_document``
         (*replace*) or ``add_document`` would its document, which an indexing process
-        makes. Made here, matching its concepts took 3 of this process's 11 s of CPU in an
-        ingest of 10,000 papers, and the indexing processes waited for it: the cores were
-        80-90% busy (ingests without the matching took 10.0 s against 12.8 s)."""
+        makes with ``make_document(rid, data, stamp)``: made in this process, matching
+        a record's concepts kept the indexing processes waiting (BENCHMARKS.md)."""
         if replace:  # (update_document's way)
             with self.searcher() as searcher:
                 for docnum in searcher._find_unique([("id", rid)]):
@@ -212,8 +227,18 @@ class ParallelWriter(MpWriter):
         self._added_sub = True
 
     def _enqueue(self) -> None:
+        """Whoosh's, with each batch of documents in a file named by this writer (Whoosh
+        names it at random) and handed over by its path."""
         self._raise_if_failed()  # never hand jobs to a process that has died
-        super()._enqueue()
+        self._jobs += 1
+        name = f"{self._token}.{self._jobs}.doclist"
+        with self.temp_storage().create_file(name).raw_file() as f:
+            for item in self.docbuffer:
+                pickle.dump(item, f, 2)
+        if len(self.tasks) < self.procs:
+            self._new_task()
+        self.jobqueue.put((os.path.join(self.temp_storage().folder, name), len(self.docbuffer)))
+        self.docbuffer = []
 
     def _raise_if_failed(self) -> None:
         dead = [t for t in self.tasks if t.exitcode not in (None, 0)]
@@ -242,7 +267,9 @@ class ParallelWriter(MpWriter):
         for _task in self.tasks:
             self.jobqueue.put(None)  # finish up
         finalsegments = self._merge_segments(mergetype, optimize, merge)
-        finalsegments += [segment for _run, _fields, segment in self._results()]
+        results = self._results()
+        self.runs_written = [runs for runs, _fields, _segment in results]
+        finalsegments += [segment for _runs, _fields, segment in results]
         for task in self.tasks:
             task.join()
         if self._added:

@@ -32,6 +32,8 @@ import importlib
 import sys
 import types
 
+from . import check_version
+
 # Whoosh's modules that import one of them; everything else in Whoosh imports these (the
 # hash tables' module is imported when an index is opened: here, so that it gets md5).
 _IMPORTERS = ("whoosh.compat", "whoosh.reading", "whoosh.query", "whoosh.filedb.filetables")
@@ -69,7 +71,9 @@ def _stand_ins() -> dict[str, types.ModuleType]:
 
 
 def load() -> None:
-    """Import Whoosh (see the module's docstring); cheap once it is imported."""
+    """Import Whoosh (see the module's docstring); cheap once it is imported. Raises
+    ``EngineVersionError`` for a Whoosh of another release."""
+    check_version()
     if all(name in sys.modules for name in _IMPORTERS):
         return
     if any(name in sys.modules for name in _IMPORTERS):  # someone else started: plain import

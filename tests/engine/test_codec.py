@@ -6,7 +6,7 @@ from __future__ import annotations
 from whoosh.codec.whoosh3 import W3Codec
 from whoosh.reading import TermNotFound
 
-from papercli.search.codec import KEPT_ENTRIES, _TermsReader
+from papercli.engine.codec import KEPT_ENTRIES, _TermsReader
 from papercli.search.index import PaperIndex
 
 

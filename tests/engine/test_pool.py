@@ -12,9 +12,9 @@ from whoosh import index as whoosh_index
 from whoosh.filedb.filestore import RamStorage
 from whoosh.writing import PostingPool
 
-from papercli.search.codec import PapersCodec
+from papercli.engine.codec import PapersCodec
+from papercli.engine.pool import CompactPool, install
 from papercli.search.index import PaperIndex
-from papercli.search.pool import CompactPool, install
 from papercli.search.schema import document, make_schema
 from papercli.store.library import Library
 
@@ -137,7 +137,7 @@ def test_merging_runs_holds_a_chunk_of_each_run_not_the_pool(postings, monkeypat
     ~100 MB with chunks of 4,096 terms and the pool's own postings alongside."""
     import marshal
 
-    import papercli.search.pool as pool_module
+    import papercli.engine.pool as pool_module
 
     monkeypatch.setattr(pool_module, "CHUNK", 2048)
     pool = CompactPool(RamStorage(), 0.02)
