@@ -5,6 +5,7 @@ Exit codes (documented in the README):
     1  nothing found (a search, list or export that matched no paper)
     2  bad usage or unusable input (a bad query, an unreadable document, an unknown id)
        or an outside source that fails (OpenReview unreachable, rate-limiting, garbled)
+    4  papers doctor: problems remain (1: what it found was repaired; as fsck)
    70  an internal error (a bug): one line, the traceback with PAPERS_DEBUG=1
   130  interrupted (Ctrl-C): one line; the library is as before or as after the command
   143  terminated (SIGTERM): the same
@@ -16,6 +17,8 @@ from __future__ import annotations
 EXIT_OK = 0
 EXIT_NOTHING_FOUND = 1
 EXIT_USAGE = 2
+EXIT_REPAIRED = 1  # papers doctor repaired what it found (fsck's 1)
+EXIT_PROBLEMS_LEFT = 4  # papers doctor found problems it did not repair (fsck's 4)
 EXIT_INTERNAL = 70  # a bug in papers (EX_SOFTWARE); the traceback with PAPERS_DEBUG=1
 EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as shells report it)
 EXIT_TERMINATED = 143  # SIGTERM (128 + 15)

@@ -293,3 +293,43 @@ print(json.dumps(events))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=30)  # fmt: skip
     assert out.stdout.split() == ['["started",', '"interrupted"]'], out.stderr
+
+
+@pytest.mark.slow
+def test_a_search_prints_the_same_lines_after_any_build(tmp_path, monkeypatch):
+    """Equal scores are listed by id: the same lines after an ingest (papers indexed in
+    the documents' order), a rebuild (in id order) and a build in two processes (in the
+    order the processes took their batches)."""
+    import papercli.search.writer as writer_module
+    from testing import SEEDS, invoke
+
+    library = str(tmp_path / "library")
+    commands = [["search", "tag:optimizer"], ["search", "optimizer", "-n", "5"],
+                ["search", "收敛"], ["list", "--tag", "muon"]]  # fmt: skip
+
+    def lines() -> list[str]:
+        return [invoke("--library", library, *command).stdout for command in commands]
+
+    assert invoke("--library", library, "ingest", *map(str, SEEDS)).exit_code == 0
+    ingested = lines()
+    assert invoke("--library", library, "index", "--rebuild").exit_code == 0
+    rebuilt = lines()
+    monkeypatch.setattr(writer_module, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(writer_module, "_whoosh_writer", _small_batches(writer_module))
+    assert invoke("--library", library, "index", "--rebuild").exit_code == 0
+    assert lines() == rebuilt == ingested
+    scores = [line.split("\t")[1] for line in ingested[0].splitlines()]
+    assert len(set(scores)) < len(scores)  # (ties to order)
+
+
+def _small_batches(writer_module):
+    """``_whoosh_writer`` whose parallel writer hands out batches of 8 papers (100: all 63
+    bundled papers went to one process)."""
+    original = writer_module._whoosh_writer
+
+    def made(index, expected):
+        writer = original(index, expected)
+        writer.batchsize = 8
+        return writer
+
+    return made

@@ -59,7 +59,7 @@ def test_each_index_file_damaged_each_way(indexed, seeded_template, tmp_path):
                 assert search.exit_code == 2, f"{case}: {search.stderr}"
                 assert "papers index --rebuild" in search.stderr, case
                 doctor = invoke("--library", str(library), "doctor")
-                assert doctor.exit_code == 1 and "index: .index:" in doctor.stdout, case
+                assert doctor.exit_code == 4 and "index: .index:" in doctor.stdout, case
             rebuild = invoke("--library", str(library), "index", "--rebuild")
             assert rebuild.exit_code == 0, f"{case}: {rebuild.stderr}"
             assert invoke("--library", str(library), "search", "muon").stdout == shown, case
@@ -73,7 +73,9 @@ def test_a_rebuilt_index_says_so(seeded_template, tmp_path):
     (library / ".index" / "state.json").write_text("[]")
     result = invoke("--library", str(library), "list", "--ids")
     assert result.exit_code == 0 and len(result.stdout.split()) == 63
-    assert result.stderr == "papers: the index was missing or unreadable: rebuilt it (63 papers)\n"
+    assert result.stderr == (
+        "papers: the index had a damaged state file (state.json): rebuilt it (63 papers)\n"
+    )
 
 
 def test_a_library_without_an_index_is_told_it_was_built_not_that_it_was_damaged(bundled_copy):

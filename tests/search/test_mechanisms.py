@@ -187,8 +187,12 @@ def _watched(searcher, asked: list):
             asked.append(limit)
             return searcher.search(q, limit=limit, sortedby=sortedby)
 
-        def reader(self):
-            return searcher.reader()
+        def search_with_collector(self, q, collector):
+            asked.append(getattr(collector, "limit", None))
+            return searcher.search_with_collector(q, collector)
+
+        def __getattr__(self, name):
+            return getattr(searcher, name)
 
     return Watched()
 

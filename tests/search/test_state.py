@@ -65,7 +65,7 @@ def test_a_listing_that_missed_a_writers_commit_is_not_a_changed_index(index_dir
     shutil.copy(folder / f"_MAIN_{generation}.toc", folder / newer)
     segment = next(folder.glob("MAIN_*.trm"))
     calls = listing_then(monkeypatch, segment.unlink, hide={newer})
-    assert state.changed(folder, saved) is False
+    assert state.changed(folder, saved) is None
     assert len(calls) == 2  # (a second look, after a difference)
 
 
@@ -73,7 +73,9 @@ def test_an_index_file_rewritten_in_place_is_still_a_changed_index(index_dir, mo
     folder, saved = index_dir
     segment = next(folder.glob("MAIN_*.trm"))
     calls = listing_then(monkeypatch, lambda: None)
-    assert state.changed(folder, saved) is False and len(calls) == 1
+    assert state.changed(folder, saved) is None and len(calls) == 1
     segment.write_bytes(bytes(segment.stat().st_size))  # (same length, other bytes)
-    assert state.changed(folder, saved) is True
+    assert state.changed(folder, saved) == (
+        f"had a damaged file ({segment.name} changed since papers wrote it)"
+    )
     assert len(calls) == 3  # (both looks found it)

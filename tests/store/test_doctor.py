@@ -69,7 +69,7 @@ def test_every_problem_is_found_and_the_safe_ones_fixed(seeded_library):
         lib.record_path("iclr2026-qzo").read_text() == "id: iclr2026-qzo\nyear: soon\n"
     )  # not touched
     result = CliRunner().invoke(app, ["--library", str(lib.root), "doctor"])
-    assert result.exit_code == 1
+    assert result.exit_code == 4  # (problems remain: fsck's code)
 
 
 def fake_editor(replacement):
@@ -304,7 +304,103 @@ def test_a_directory_named_lock_is_named_by_writers_and_doctor(seeded_library):
     (lib.lock_file / "notes.txt").unlink()
     result = CliRunner().invoke(app, ["--library", str(lib.root), "doctor", "--fix"])
     assert (result.exit_code, result.stdout) == (
-        0,
-        f"fixed: removed the directory .lock\n{lib.root}: no problems found\n",
+        1,
+        f"fixed: removed the directory .lock\n{lib.root}: repaired; no problems left\n",
     )
     assert CliRunner().invoke(app, tag).exit_code == 0
+
+
+def _doctor(lib, *args: str):
+    return CliRunner().invoke(app, ["--library", str(lib.root), "doctor", *args])
+
+
+def test_a_damaged_segment_is_repaired_and_said(seeded_library):
+    """doctor rebuilt an index whose terms file held random bytes, said "no problems
+    found" and exited 0."""
+    lib = seeded_library
+    PaperIndex(lib).open()
+    terms = next(lib.index_dir.glob("MAIN_*.trm"))
+    terms.write_bytes(os.urandom(terms.stat().st_size))
+    result = _doctor(lib)
+    assert (result.exit_code, result.stdout) == (1, (
+        f"repaired: the index had a damaged file ({terms.name} changed since papers wrote "
+        f"it): rebuilt it (63 papers)\n{lib.root}: repaired; no problems left\n"
+    ))  # fmt: skip
+    assert (_doctor(lib).exit_code, _doctor(lib).stdout) == (0, f"{lib.root}: no problems found\n")
+
+
+def test_a_damaged_state_file_is_repaired_and_said(seeded_library):
+    lib = seeded_library
+    PaperIndex(lib).open()
+    (lib.index_dir / "state.json").write_text('{"version": 3', "utf-8")
+    result = _doctor(lib)
+    assert (result.exit_code, result.stdout) == (1, (
+        "repaired: the index had a damaged state file (state.json): rebuilt it (63 papers)\n"
+        f"{lib.root}: repaired; no problems left\n"
+    ))  # fmt: skip
+
+
+def test_what_a_killed_writer_left_in_the_index_is_found_and_removed(seeded_library):
+    lib = seeded_library
+    PaperIndex(lib).open()
+    folder = lib.index_dir / "MAIN.4242.0badf00d.tmp"
+    folder.mkdir()
+    (folder / "0badf00d.1.postings").write_bytes(b"half a run")
+    (lib.index_dir / "MAIN_deadsegment0001.pst").write_bytes(b"half a segment")
+    result = _doctor(lib)
+    message = "left by a write that was killed or failed (--fix repairs it)"
+    assert (result.exit_code, result.stdout) == (4, (
+        f"index leftover: .index/MAIN.4242.0badf00d.tmp: {message}\n"
+        f"index leftover: .index/MAIN_deadsegment0001.pst: {message}\n"
+    ))  # fmt: skip
+    result = _doctor(lib, "--fix")
+    assert (result.exit_code, result.stdout) == (1, (
+        "fixed: removed .index/MAIN.4242.0badf00d.tmp\n"
+        "fixed: removed .index/MAIN_deadsegment0001.pst\n"
+        f"{lib.root}: repaired; no problems left\n"
+    ))  # fmt: skip
+    assert not folder.exists()
+    assert _doctor(lib).exit_code == 0
+
+
+def test_an_index_write_that_did_not_finish_is_named_by_the_next_command(seeded_library):
+    """After a failed ingest the next search said the index "was made with another
+    glossary or taxonomy", and rebuilt it."""
+    from testing import invoke
+
+    lib = seeded_library
+    PaperIndex(lib).open()
+    record = lib.record_path("iclr2026-muonbp")
+    record.write_text(record.read_text("utf-8").replace("tags:\n", "tags:\n- later\n", 1))
+    os.rename(record, record.with_suffix(".tmp"))  # (a rename: the folder's stamp changes)
+    os.rename(record.with_suffix(".tmp"), record)
+    (lib.index_dir / "writing.json").write_text('{"pid": 1, "since": 0}')  # (killed)
+    result = invoke("--library", str(lib.root), "list", "--tag", "later", "--ids")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "iclr2026-muonbp\n", (
+        "papers: the last write to the index did not finish: brought it up to date (0 added, "
+        "1 updated, 0 removed)\n"
+    ))  # fmt: skip
+    assert not (lib.index_dir / "writing.json").exists()
+    (lib.index_dir / "writing.json").write_text('{"pid": 1, "since": 0}')
+    (lib.index_dir / "state.json").unlink()
+    result = invoke("--library", str(lib.root), "list", "--ids")
+    assert result.stderr == (
+        "papers: the index was left unfinished by a command that was killed or failed: "
+        "rebuilt it (63 papers)\n"
+    )
+
+
+def test_an_index_of_another_schema_says_which(seeded_library):
+    from papercli.search import state
+    from papercli.search.schema import SCHEMA_VERSION
+    from testing import invoke
+
+    lib = seeded_library
+    PaperIndex(lib).open()
+    saved = state.read(lib.index_dir, "state.json")
+    state.write(lib.index_dir, "state.json", {**saved, "version": SCHEMA_VERSION - 1})
+    result = invoke("--library", str(lib.root), "list", "--ids")
+    assert result.stderr == (
+        f"papers: the index was made for index schema {SCHEMA_VERSION - 1} (this papers uses "
+        f"{SCHEMA_VERSION}): rebuilt it (63 papers)\n"
+    )

@@ -132,18 +132,15 @@ class Session:
     def index(self):
         """The library's index, up to date; skipped records are warned about."""
         from ..search.glossary import GlossaryFiles
-        from ..search.index import MISSING, PaperIndex
+        from ..search.index import PaperIndex
 
         glossary = GlossaryFiles(taxonomy=self.settings["taxonomy"].value)
         self._index = PaperIndex(self.library(), glossary).open(progress=self.env.progress)
         for notice in self._index.notices:
             self.env.warn(notice)
-        if self._index.rebuilt and not self._index.notices and self._index.doc_count():
-            count, why = self._index.doc_count(), self._index.rebuilt
-            if why == MISSING:  # (a library copied without its index, or cloned from git)
-                self.env.say(f"the library had no index: built it ({count} papers)")
-            else:
-                self.env.say(f"the index was {why}: rebuilt it ({count} papers)")
+        repaired = self._index.repaired()
+        if repaired and not self._index.notices and self._index.doc_count():
+            self.env.say(repaired)
         for message in sorted(self._index.invalid.values()):
             self.env.warn(f"skipped invalid record {message}")
         return self._index

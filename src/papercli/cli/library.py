@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from ..errors import EXIT_NOTHING_FOUND, UsageError
+from ..errors import EXIT_PROBLEMS_LEFT, EXIT_REPAIRED, UsageError
 from .app import PaperArg, Session, command
 
 
@@ -141,12 +141,16 @@ def doctor(
     fix: Annotated[bool, typer.Option("--fix", help="Repair what can be repaired safely.")] = False,
 ) -> None:
     """Check the library: interrupted writes, invalid records, duplicate ids or keys,
-    missing or uncited document copies, a stale or damaged index, a directory where the
-    lock file belongs. Exit 0 when healthy, 1 when problems remain.
+    missing or uncited document copies, a stale or damaged index, what killed commands
+    left behind, a directory where the lock file belongs. Each repair is named.
 
-    --fix finishes or discards interrupted writes, removes stray temporary files, document
-    copies no record cites and an empty .lock directory, and rebuilds the index; it never
-    changes a record.
+    An index found damaged, or left unfinished by a killed command, is rebuilt first (as
+    any command would). --fix finishes or discards interrupted writes, removes stray
+    temporary files, document copies no record cites and an empty .lock directory, and
+    rebuilds the index; it never changes a record.
+
+    Exit 0 when nothing was wrong, 1 when everything found was repaired, 4 when problems
+    remain (as fsck).
 
     \b
     Examples:
@@ -157,14 +161,22 @@ def doctor(
 
     session: Session = ctx.obj
     library = session.library()
-    checkup.heal(library)  # what every command does first: a stale index is no problem
+    repaired, noted = checkup.heal(library)  # what every command does first
+    for line in noted:
+        session.out(f"note: {line}")
+    for line in repaired:
+        session.out(f"repaired: {line}")
     problems = checkup.check(library)
     if fix and any(p.fixable for p in problems):
         for action in checkup.fix(library, problems):
             session.out(f"fixed: {action}")
+            repaired.append(action)
         problems = checkup.check(library)
     for problem in problems:
         session.out(str(problem))
     if problems:
-        raise typer.Exit(EXIT_NOTHING_FOUND)
+        raise typer.Exit(EXIT_PROBLEMS_LEFT)
+    if repaired:
+        session.out(f"{library.root}: repaired; no problems left")
+        raise typer.Exit(EXIT_REPAIRED)
     session.out(f"{library.root}: no problems found")

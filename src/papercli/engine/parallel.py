@@ -30,7 +30,6 @@ import multiprocessing.connection
 import os
 import pickle
 import queue
-import secrets
 import signal
 import sys
 import threading
@@ -195,7 +194,7 @@ class ParallelWriter(MpWriter):
         self.docbuffer = []
         self._grouping = 0
         self._added_sub = False
-        self._token, self._jobs = secrets.token_hex(4), 0  # (names this writer's batches)
+        self._token, self._jobs = os.urandom(4).hex(), 0  # (names this writer's batches)
         self.runs_written: list[int] = []  # by each indexing process's pool, once committed
         # Jobs go straight into the pipe (a SimpleQueue has no feeder thread): Ctrl-C in
         # the middle of Queue.put() can leave its lock held, and the exit handler that

@@ -24,7 +24,7 @@ from __future__ import annotations
 import contextlib
 import heapq
 import marshal
-import secrets
+import os
 import struct
 from collections.abc import Iterator
 
@@ -47,7 +47,7 @@ class CompactPool:
         self._top = -1  # the highest docnum added
         self._ordered = True  # every term's postings arrived in docnum order
         self.runs: list[str] = []
-        self._token = secrets.token_hex(4)  # names this pool's runs (see storage.py)
+        self._token = os.urandom(4).hex()  # names this pool's runs (see storage.py)
         self.written = 0  # runs written in all (what a benchmark or a test asks)
 
     def add(self, item) -> None:

@@ -14,7 +14,6 @@ removes them with the segment files no committed table of contents names.
 from __future__ import annotations
 
 import os
-import secrets
 import shutil
 from pathlib import Path
 
@@ -26,7 +25,7 @@ _TOKENS: dict[int, str] = {}  # pid -> this process's token (a forked child make
 
 def process_token() -> str:
     """A token of this process: with the pid, it names the process's temporary folder."""
-    return _TOKENS.setdefault(os.getpid(), secrets.token_hex(4))
+    return _TOKENS.setdefault(os.getpid(), os.urandom(4).hex())
 
 
 class IndexStorage(FileStorage):

@@ -51,7 +51,9 @@ class SyncReport:
         return self.added + self.updated + self.removed
 
 
-MISSING = "missing"  # why open() made an index: there was none (see PaperIndex.rebuilt)
+# Why open() made a new index (PaperIndex.rebuilt): each reads after "the index".
+MISSING = "missing"  # there was none (a fresh clone of a library, say: nothing wrong)
+UNFINISHED = "was left unfinished by a command that was killed or failed"
 
 
 class PaperIndex:
@@ -67,6 +69,7 @@ class PaperIndex:
         self.invalid: dict[str, str] = {}
         self.saved_categories: list[str] | None = None  # as the last commit saved them
         self.rebuilt: str | None = None  # why open() had to start a new index, if it did
+        self.caught_up: SyncReport | None = None  # the sync after a write that did not finish
         self.notices: list[str] = []  # what the user should know about the index used
 
     # -- opening and freshness --------------------------------------------------------------
@@ -76,7 +79,8 @@ class PaperIndex:
 
         An index that is missing, unreadable, made by another version of papers, or whose
         files changed behind its back is rebuilt from the records, under the write lock:
-        a writer at work is waited for, never overwritten."""
+        a writer at work is waited for, never overwritten. ``rebuilt`` says why; when the
+        last write did not finish, ``caught_up`` says what the sync after it indexed."""
         saved, trouble = self._load()
         behind = refresh and saved.get("papers_dir") != self.library.papers_dir_stamp()
         if (trouble or behind) and not self.library.writable():
@@ -86,6 +90,8 @@ class PaperIndex:
             with self.library.lock():
                 saved, trouble = self._load()  # (the writer waited for may have rebuilt it)
                 if trouble:
+                    if trouble != MISSING and state.unfinished(self.dir):
+                        trouble = UNFINISHED
                     self.rebuilt = trouble
                     self._create()
                     if refresh:
@@ -93,12 +99,36 @@ class PaperIndex:
                     return self
         self.invalid = saved.get("invalid", {})
         self.saved_categories = saved.get("categories")
-        if refresh and saved.get("papers_dir") != self.library.papers_dir_stamp():
-            # Another process writing holds the lock: search what it last committed.
+        behind = saved.get("papers_dir") != self.library.papers_dir_stamp()
+        if refresh and (behind or state.unfinished(self.dir)):
+            # Another process writing holds the lock: search what it last committed. A
+            # write marked under way when the lock is free was killed: what it left goes.
             with self.library.try_lock() as locked:
                 if locked:
-                    self.sync(progress=progress)
+                    unfinished = state.unfinished(self.dir)
+                    if unfinished:
+                        from ..engine.storage import discard_leftovers
+
+                        discard_leftovers(self.dir)
+                    report = self.sync(progress=progress)
+                    if unfinished:
+                        self.caught_up = report
         return self
+
+    def repaired(self) -> str | None:
+        """What ``open`` did to an index it found missing or wrong, in a line; None when
+        it found it whole (kept up to date, as every command does, is not a repair)."""
+        if self.rebuilt == MISSING:  # (a library copied without its index, or cloned)
+            return f"the library had no index: built it ({self.doc_count()} papers)"
+        if self.rebuilt:
+            return f"the index {self.rebuilt}: rebuilt it ({self.doc_count()} papers)"
+        if self.caught_up is not None:
+            done, what = self.caught_up, "the last write to the index did not finish"
+            if not done.changed:
+                return f"{what}: removed what it left behind (no paper was missing)"
+            counts = f"{done.added} added, {done.updated} updated, {done.removed} removed"
+            return f"{what}: brought it up to date ({counts})"
+        return None
 
     def _move_to_cache(self, why: str) -> None:
         """A library this process cannot write, whose index cannot be used as it is: keep
@@ -116,21 +146,27 @@ class PaperIndex:
         self.dir = self.library.index_dir
 
     def _load(self) -> tuple[dict, str | None]:
-        """The saved state, with the index opened; or why the index cannot be used."""
+        """The saved state, with the index opened; or why the index cannot be used (a
+        clause that reads after "the index", naming the file at fault)."""
         from ..engine import check_version, storage
 
         check_version()
         saved = state.read(self.dir, "state.json")
-        if saved.get("version") != SCHEMA_VERSION:
-            if saved.get("version") is not None:
-                return saved, "made by another version of papers"
+        if not saved:
+            if state.damaged(self.dir, "state.json"):
+                return saved, "had a damaged state file (state.json)"
             if not self.dir.is_dir() or not any(self.dir.iterdir()):
-                return saved, MISSING  # (a fresh clone of a library, say: nothing wrong)
-            return saved, "missing or unreadable"
+                return saved, MISSING
+            return saved, "was missing its state file (state.json)"
+        if saved.get("version") != SCHEMA_VERSION:
+            made = saved.get("version")
+            return saved, (f"was made for index schema {made} (this papers uses "
+                           f"{SCHEMA_VERSION})")  # fmt: skip
         if saved.get("glossary") != self.glossary_files.fingerprint():
-            return saved, "made with another glossary or taxonomy"
+            return saved, "was made with another glossary or taxonomy"
         if not (self.dir / COMPILED).is_file():
-            return saved, "missing its glossary"
+            return saved, f"was missing its compiled glossary ({COMPILED})"
+        toc = f"_{storage.INDEX_NAME}_{(saved.get('files') or {}).get('generation')}.toc"
         for attempt in range(3):
             try:  # (not exists_in first: it reads and unpickles the whole TOC too, ~13 ms)
                 self._ix = storage.open_index(self.dir)
@@ -140,11 +176,11 @@ class PaperIndex:
                 # commit may remove it in between. Read the new one rather than wait for
                 # the writer (to rebuild an index that was whole).
                 if attempt == 2:
-                    return saved, "missing or unreadable"
-            except Exception:
-                return saved, "missing or unreadable"
-        if state.changed(self.dir, saved):
-            return saved, "changed by something other than papers"
+                    return saved, f"was missing its table of contents ({toc})"
+            except Exception as exc:
+                return saved, f"had a damaged table of contents ({toc}: {type(exc).__name__})"
+        if changed := state.changed(self.dir, saved):
+            return saved, changed
         return saved, None
 
     def glossary(self) -> Glossary:
@@ -177,16 +213,24 @@ class PaperIndex:
         return self._query_glossary
 
     def _create(self) -> None:
+        """A new, empty index, and the state that describes it. The write it begins ends
+        with the sync that fills it: a rebuild killed half-way is found unfinished."""
         from ..engine import storage
 
         # (read from its files: a glossary in error stops here, with the index untouched)
         glossary = self._glossary = self.glossary_files.load()
         self.dir.mkdir(parents=True, exist_ok=True)
+        state.begin_write(self.dir)
         for name in ("stamps.json", "state.json", VOCABULARY_FILE, COMPILED, FULL, BROADER,
                      OLD_COMPILED):  # fmt: skip
             (self.dir / name).unlink(missing_ok=True)
+        storage.discard_leftovers(self.dir)
         self._ix = storage.create_index(self.dir, make_schema())
         glossary.save(self.dir)  # (what queries will be bridged with)
+        state.write(self.dir, "state.json", {
+            "version": SCHEMA_VERSION, "glossary": self.glossary_files.fingerprint(),
+            "invalid": {}, "files": state.files(self.dir), "categories": [],
+        })  # fmt: skip
 
     @contextlib.contextmanager
     def searcher(self):
@@ -250,6 +294,7 @@ class PaperIndex:
             saved.update(version=SCHEMA_VERSION, papers_dir=papers_stamp, invalid=self.invalid,
                          files=state.files(self.dir))  # fmt: skip
             state.write(self.dir, "state.json", saved)
+            state.end_write(self.dir)
             return report
         # When most records changed (a copied library has new inodes), start afresh: updating
         # each would leave the deleted versions in Whoosh's length statistics, and scores
@@ -409,13 +454,14 @@ class PaperIndex:
         *exact*: rank every matching paper, then keep the best *limit*. Whoosh's top-N
         collector drops real hits of a query of many weighted terms: ``similar`` lost one
         of its top 3 for 20 of the 63 bundled papers (with or without its "optimize")."""
+        from ..engine.ranking import ranked
+
         for _attempt in range(2):
             with self.searcher() as searcher:
                 order = "sortkey" if sort else None
-                results = searcher.search(unions(q), limit=None if exact else limit,
-                                          sortedby=order)  # fmt: skip
-                kept = results[:limit] if exact and limit is not None else results
-                stored = [(h.fields(), h.score) for h in kept]  # (read once: unzipped, unpickled)
+                found = ranked(searcher, unions(q), None if exact else limit, order)
+                kept = found[:limit] if exact and limit is not None else found
+                stored = [(searcher.stored_fields(n), score) for score, n in kept]
                 hits = [hit_from(fields, None if sort else score) for fields, score in stored]
             if not fresh or not self.refresh_stale({f["id"]: f["stamp"] for f, _ in stored}):
                 break
@@ -472,19 +518,21 @@ def _ranked(searcher, q, limit: int | None, sort: bool) -> Iterator[tuple[float,
     matches) the top-20 search took as long as ranking every match or longer (27 against
     28 ms for "learning", 26 against 19 for "federated learning"), so it would only be
     done twice."""
+    from ..engine.ranking import ranked
+
     order, q = ("sortkey" if sort else None), unions(q)
     # A library of fewer than MANY papers has fewer matches: no estimate is asked for (it
     # looks up each term's count, seven a word of the query, and is capped at that size).
     few = searcher.reader().doc_count_all() < MANY
     if limit is not None or sort or few or q.estimate_size(searcher.reader()) < MANY:
-        yield from searcher.search(q, limit=limit, sortedby=order).top_n
+        yield from ranked(searcher, q, limit, order)
         return
     given = set()
-    for score, docnum in searcher.search(q, limit=FIRST).top_n:
+    for score, docnum in ranked(searcher, q, FIRST):
         given.add(docnum)
         yield score, docnum
     if len(given) < FIRST:
         return  # (that was every match)
-    for score, docnum in searcher.search(q, limit=None).top_n:
+    for score, docnum in ranked(searcher, q, None):
         if docnum not in given:
             yield score, docnum

@@ -17,7 +17,7 @@ from ..store.record import Record
 from ..text import strip_controls
 from ..text.latex import latex_to_text
 
-SCHEMA_VERSION = 32  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
+SCHEMA_VERSION = 33  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
 # 11: the glossary's concepts; 12: one spelling (NFKC, Simplified Chinese, American English)
 # 13: Porter2, with the -ize family and -tion nouns kept apart; 14: the concepts' words stored
 # 15: the authors' keywords (from OpenReview); 16: "generalized" stemmed apart
@@ -38,6 +38,7 @@ SCHEMA_VERSION = 32  # 9: stored plain readings; 10: analyzer pickled as papercl
 # 30: words Porter2 merged by chance stemmed apart (AIME is not aim, experience not experiment)
 # 31: an -ator stemmed apart from its verb (a generator is not what generates)
 # 32: the concepts a paper names only in passing (search.aside)
+# 33: the codec in papercli.engine; a sort key ends with the id (equal titles by id)
 CONCEPT_BOOST = 0.2  # a paper found only through the glossary ranks below a literal match
 
 
@@ -119,7 +120,7 @@ def document(
         "category": ",".join(c.replace(",", " ") for c in record.categories),
         "keys": ",".join(dict.fromkeys([*record_keys(record), *link_keys(record.urls)])),
         "facets": ",".join(v.replace(",", " ") for v in facets(record)),
-        "sortkey": record.label.casefold(),
+        "sortkey": f"{record.label.casefold()}\0{record.id}",  # (equal labels: by id)
         "stamp": stamp.as_list(),
         "data": record.to_dict() if data is None else data,
         "plain": readings(record),

@@ -107,7 +107,11 @@ def open_writer(
     *clear* starts the index afresh, yet the old one stays whole and searchable until the
     new one commits (Whoosh drops every old segment in that same commit): an interrupted
     rebuild leaves the index as it was, not empty."""
+    from ..engine.storage import discard_leftovers
+
     stamps = {} if clear else state.read(index.dir, "stamps.json")
+    state.begin_write(index.dir)  # (ended once the state below describes the index)
+    discard_leftovers(index.dir)  # (a dead writer's: the library's lock is held)
     whoosh_writer = _whoosh_writer(index, expected)
     writer = Writer(index, whoosh_writer, stamps, clear)
     writer.papers_dir = papers_dir
@@ -123,6 +127,7 @@ def open_writer(
         with contextlib.suppress(Exception):  # (after a failed commit there is nothing to cancel)
             whoosh_writer.cancel()
         discard_partial(index)
+        state.end_write(index.dir)  # (what it began is undone: only a kill leaves the mark)
         raise
     if writer.vocabulary is not None:
         atomic_write(index.dir / VOCABULARY_FILE, writer.vocabulary.to_json())
@@ -138,6 +143,7 @@ def open_writer(
                  glossary=index.glossary_files.fingerprint(),
                  categories=index.saved_categories)  # fmt: skip
     state.write(index.dir, "state.json", saved)
+    state.end_write(index.dir)
 
 
 def _whoosh_writer(index: PaperIndex, expected: int):

@@ -1,10 +1,12 @@
 """``papers doctor``: find what is wrong with a library, and repair what can be repaired.
 
-Checked: a directory where the lock file belongs, an interrupted write (``.txn``), stray
-temporary files, records that do not validate (with file and line), two files claiming one
-id, two records with one citation key, provenance copies that are missing, document copies
-no record cites (left by an interrupted ingest), and an index that is missing, out of date
-or damaged.
+First the index is opened as every command opens it (``heal``): one found damaged, or left
+unfinished by a killed command, is rebuilt or brought up to date, and that is reported as
+a repair. Then checked: a directory where the lock file belongs, an interrupted write
+(``.txn``), stray temporary files (of records, and of the index's writers), records that
+do not validate (with file and line), two files claiming one id, two records with one
+citation key, provenance copies that are missing, document copies no record cites (left by
+an interrupted ingest), and an index that is out of date or damaged.
 
 ``--fix`` removes an empty directory named ``.lock``, finishes or discards interrupted
 writes, removes stray temporary files and uncited document copies, and rebuilds the index.
@@ -36,14 +38,21 @@ class Problem:
         return f"{self.kind}: {self.where}: {self.message}{fix}"
 
 
-def heal(library: Library) -> None:
-    """Bring the index up to date, as any command would first (a command killed after
-    committing its records leaves the index behind them until then)."""
-    from ..search.index import PaperIndex
+def heal(library: Library) -> tuple[list[str], list[str]]:
+    """Bring the index up to date, as any command would first. Returns what that repaired
+    (an index damaged, or left unfinished by a killed command) and what it noted (an index
+    built where there was none: a library cloned without one lacks nothing)."""
+    from ..search.index import MISSING, PaperIndex
 
-    if library.papers_dir.exists():
-        with contextlib.suppress(PapersError, OSError):  # (then reported by check)
-            PaperIndex(library).open()
+    if not library.papers_dir.exists():
+        return [], []
+    index = PaperIndex(library)
+    with contextlib.suppress(PapersError, OSError):  # (then reported by check)
+        index.open()
+    said = index.repaired()
+    if said is None:
+        return [], []
+    return ([], [said]) if index.rebuilt == MISSING else ([said], [])
 
 
 def check(library: Library) -> list[Problem]:
@@ -81,12 +90,26 @@ def _leftovers(library: Library) -> list[Problem]:
         for stray in sorted(folder.glob(".*.tmp")) if folder.exists() else []:
             where = f"{folder.name}/{stray.name}"
             problems.append(Problem("temporary file", where, "left by a killed write", True))
+    problems += _index_leftovers(library)
     for folder in library.stale_pending():
         n = sum(1 for _ in folder.iterdir())
         message = f"{n} document cop{'y' if n == 1 else 'ies'} left by an interrupted ingest"
         where = folder.relative_to(library.root).as_posix()
         problems.append(Problem("orphaned source copies", where, message, True))
     return problems
+
+
+def _index_leftovers(library: Library) -> list[Problem]:
+    """What dead writers left in the index folder: temporary folders, unused segment files
+    (a writer at work makes the same: looked for only when the lock is free)."""
+    from ..engine.storage import leftovers
+
+    if not library.index_dir.is_dir() or library.lock_file.is_dir():
+        return []  # (no lock to take: that problem is reported first)
+    with library.try_lock() as locked:
+        found = leftovers(library.index_dir) if locked else []
+    message = "left by a write that was killed or failed"
+    return [Problem("index leftover", f".index/{name}", message, True) for name in found]
 
 
 class _Records:
@@ -139,8 +162,8 @@ def _index_problems(library: Library, stamps: dict[str, list[int]]) -> list[Prob
         return [Problem("index", ".index", "missing or unreadable", True)]
     if saved.get("version") != SCHEMA_VERSION:
         return [Problem("index", ".index", "built by another version of papers", True)]
-    if index_state.changed(index_dir, saved):
-        return [Problem("index", ".index", "its files changed behind its back", True)]
+    if why := index_state.changed(index_dir, saved):
+        return [Problem("index", ".index", why, True)]
     state = saved
     invalid = set(state.get("invalid", {}))
     stale = [n for n, s in stamps.items() if indexed.get(n) != s and n not in invalid]
@@ -193,6 +216,11 @@ def fix(library: Library, problems: list[Problem]) -> list[str]:
             from .transaction import Transaction
 
             done.append(Transaction(library).recover())
+        if any(p.kind == "index leftover" for p in problems):
+            from ..engine.storage import discard_leftovers
+
+            for name in discard_leftovers(library.index_dir):
+                done.append(f"removed .index/{name}")
         for p in problems:
             if p.kind in ("temporary file", "orphaned source copy"):
                 (library.root / p.where).unlink(missing_ok=True)
