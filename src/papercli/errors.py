@@ -64,22 +64,33 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, raised like Ctrl-C so that the same clean-up runs (see ``cli.main``)."""
 
 
+_RECEIVED: list[KeyboardInterrupt] = []  # the Ctrl-C or SIGTERM this process was sent
+
+
+def received(signal: KeyboardInterrupt) -> KeyboardInterrupt:
+    """Note *signal* (what the handler of Ctrl-C or SIGTERM raises): once it has come, the
+    command ends as interrupted, whatever its clean-up runs into (see ``interruption``)."""
+    _RECEIVED[:] = [signal]
+    return signal
+
+
 def interruption(exc: BaseException | None) -> KeyboardInterrupt | None:
-    """The Ctrl-C or SIGTERM (``Terminated``) *exc* is, or was raised while handling.
+    """The Ctrl-C or SIGTERM (``Terminated``) that *exc* is, was raised while handling, or
+    that came before it; None when no signal came.
 
     A signal lands at any instruction, and some library code does not survive that: CPython's
     ``shutil.rmtree`` closes a directory, marks it closed on the next line, and closes it
-    again in a ``finally`` if the signal landed in between. The "Bad file descriptor" from
-    that second close replaced the SIGTERM (exit 2 instead of 143, once in CI; an ``rmtree``
-    interrupted at random moments ends so 33 times in 3,000). Such an error is the
-    interruption's doing, not a failure of its own."""
+    again in a ``finally`` if the signal landed in between. The "Bad file descriptor" of that
+    second close replaces the signal; where an ``except OSError`` then swallows it, the
+    signal is lost and the command goes on, and a descriptor closed twice may be another
+    file's by then. Whatever error follows a signal is the interruption's doing."""
     seen = set()
     while exc is not None and id(exc) not in seen:
         if isinstance(exc, KeyboardInterrupt):
             return exc
         seen.add(id(exc))
         exc = exc.__context__
-    return None
+    return _RECEIVED[0] if _RECEIVED else None
 
 
 class IndexDamaged(PapersError):

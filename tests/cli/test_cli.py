@@ -746,3 +746,57 @@ def test_an_error_of_the_clean_up_a_signal_started_ends_as_that_signal(tmp_path,
     records = sorted(p.name for p in (library / "papers").glob("*.yaml"))
     assert records == sorted(p.name for p in (reference / "papers").glob("*.yaml"))
     assert len(records) == 45
+
+
+SIGNAL_SWALLOWED = """
+import os, signal, sys
+from papercli.cli import main
+from papercli.store.library import Library
+
+real_clean_pending = Library.clean_pending
+signum, later = int(sys.argv[1]), sys.argv[2]
+
+def clean_pending(self, folders=None):
+    if folders is None:  # (when a command starts)
+        return real_clean_pending(self, folders)
+    # The end of an ingest. A signal lands between a close and the note that it was
+    # closed; the clean-up closes the descriptor again, and a caller's `except OSError`
+    # swallows that "Bad file descriptor", the signal with it. Then, "fails": a file whose
+    # descriptor was closed twice fails; "goes on": nothing else goes wrong.
+    fd = os.open(os.devnull, os.O_RDONLY)
+    try:
+        try:
+            os.close(fd)
+            os.kill(os.getpid(), signum)
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
+    removed = real_clean_pending(self, folders)
+    if later == "fails":
+        raise OSError(9, "Bad file descriptor")
+    return removed
+
+Library.clean_pending = clean_pending
+sys.argv = ["papers", *sys.argv[3:]]
+main()
+"""
+
+
+@pytest.mark.parametrize("later", ["fails", "goes on"])
+@pytest.mark.parametrize(("signum", "code", "line"),
+                         [(2, 130, "papers: interrupted"), (15, 143, "papers: terminated")],
+                         ids=["SIGINT", "SIGTERM"])  # fmt: skip
+def test_a_signal_swallowed_by_a_clean_up_still_ends_the_command(tmp_path, signum, code, line,
+                                                                 later):  # fmt: skip
+    """A SIGTERM ended an ingest with "papers: Bad file descriptor", exit 2 (CI, seed
+    3213), with no sign of the signal in the error: the "Bad file descriptor" a signal
+    causes in a double close can be swallowed by an ``except OSError``, and the signal
+    with it. The command ends as the signal all the same, its records whole."""
+    library = tmp_path / "lib"
+    result = subprocess.run([sys.executable, "-c", SIGNAL_SWALLOWED, str(signum), later,
+                             "--library", str(library), "ingest", str(DIGEST)],
+                            capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert (result.returncode, result.stderr.splitlines()) == (code, [line])
+    assert len(list((library / "papers").glob("*.yaml"))) == 45  # (past the commit point)
+    assert not (library / ".txn").exists()

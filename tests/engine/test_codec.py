@@ -53,3 +53,47 @@ def test_the_terms_reader_answers_every_question_as_whoosh_s(seeded_library):
                 assert (list(ours.matcher(*term, fmt).all_ids())
                         == list(theirs.matcher(*term, fmt).all_ids())), term  # fmt: skip
             theirs.close()
+
+
+def test_stored_fields_and_lengths_read_as_whooshs_codec_writes_and_reads_them(
+    seeded_library, tmp_path
+):
+    """The same papers written with Whoosh's codec (stored fields compressed) and with
+    ours (uncompressed, read with ``pread``, lengths read in one piece): every paper's
+    stored fields and field lengths read back the same, and so do the segment totals."""
+    from pathlib import Path
+
+    from whoosh import index as whoosh_index
+
+    from papercli.engine.codec import PapersCodec, stored_fields_reader
+    from papercli.search.schema import document, make_schema
+
+    papers = PaperIndex(seeded_library)
+    documents = []
+    for entry in papers.library.record_files():
+        record = papers.library.load_path(Path(entry.path))
+        stamp = papers.library.stamp(record.id)
+        documents.append(document(record, stamp, None, *papers.concepts(record)))
+    read = {}
+    for name, codec in (("whoosh", W3Codec()), ("ours", PapersCodec())):
+        folder = tmp_path / name
+        folder.mkdir()
+        ix = whoosh_index.create_in(str(folder), make_schema())
+        with ix.writer(codec=codec, compound=False) as writer:
+            for fields in documents:
+                writer.add_document(**fields)
+        with ix.searcher() as searcher:
+            reader = searcher.reader()
+            stored = stored_fields_reader(searcher)
+            names = [n for n in ix.schema.names() if ix.schema[n].scorable]
+            read[name] = {
+                "stored": [reader.stored_fields(d) for d in range(reader.doc_count_all())],
+                "direct": [stored(d) for d in range(reader.doc_count_all())],
+                "lengths": [
+                    [reader.doc_field_length(d, n) for n in names]
+                    for d in range(reader.doc_count_all())
+                ],
+                "totals": [reader.field_length(n) for n in names],
+            }
+    assert read["ours"] == read["whoosh"]
+    assert len(read["ours"]["stored"]) == 63

@@ -32,6 +32,14 @@ def snapshot(library: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted((library / "papers").glob("*.yaml"))}
 
 
+def index_leftovers(library: Path) -> list[str]:
+    """What the last write left in the index folder: temporary folders, unused segments."""
+    from papercli.engine.storage import leftovers
+
+    index = library / ".index"
+    return leftovers(index, own=True) if index.is_dir() else []
+
+
 def gone_within(mark: str, seconds: float) -> list[int]:
     deadline = time.monotonic() + seconds
     while (left := processes_marked(mark)) and time.monotonic() < deadline:
@@ -89,6 +97,7 @@ def test_signals_at_random_moments_of_an_ingest(setup, tmp_path):
                 ENDINGS[sig][0], [ENDINGS[sig][1]]), f"{where}: {err[-500:]}"  # fmt: skip
         if sig != signal.SIGKILL:  # a clean exit leaves nothing half done, even past the
             assert snapshot(library) in (before, after), where  # commit point
+            assert index_leftovers(library) == [], where  # (nor a temporary file)
         heal = papers("--library", str(library), "list", "--ids", check=False)
         assert heal.returncode == 0 and "Traceback" not in heal.stderr, where
         now = snapshot(library)  # (after a kill, the next command finishes or undoes)
@@ -133,6 +142,7 @@ def test_a_disk_that_fills_ends_the_command_in_one_line(setup, small_disk, free_
             result.stderr
         )
         assert "No space left on device" in result.stderr
+    assert index_leftovers(library) == []  # (what the failed write made is gone)
     assert len(snapshot(library)) in (0, 1200)  # no record, or all of them
     filler.unlink()  # space is back: the next command heals, and nothing is left to repair
     heal = papers("--library", str(library), "list", "--ids", check=False)

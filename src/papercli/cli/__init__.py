@@ -51,11 +51,9 @@ def _interrupted(signum, frame) -> None:
         signal.signal(signal.SIGALRM, lambda _alarm, later: _interrupted(signum, later))
         signal.setitimer(signal.ITIMER_REAL, 0.001)
         return
-    if signum == signal.SIGTERM:
-        from ..errors import Terminated
+    from ..errors import Terminated, received
 
-        raise Terminated
-    raise KeyboardInterrupt
+    raise received(Terminated() if signum == signal.SIGTERM else KeyboardInterrupt())
 
 
 def main() -> None:

@@ -279,8 +279,10 @@ class PapersGroup(TyperGroup):
 
     def invoke(self, ctx):
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
         except (typer.Exit, typer.Abort):
+            if (signal := interruption(None)) is not None:  # (a signal came: it decides)
+                raise _exit_for_signal(signal) from None
             raise
         except Exception as exc:  # (click's own usage errors are handled before this)
             if type(exc).__module__.startswith("typer."):
@@ -289,6 +291,9 @@ class PapersGroup(TyperGroup):
             raise (_exit_for(exc) if signal is None else _exit_for_signal(signal)) from None
         except KeyboardInterrupt as exc:
             raise _exit_for_signal(exc) from None
+        if (signal := interruption(None)) is not None:  # (swallowed on the way: still it came)
+            raise _exit_for_signal(signal)
+        return result
 
 
 def _exit_for_signal(exc: KeyboardInterrupt) -> typer.Exit:

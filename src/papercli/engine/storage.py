@@ -47,14 +47,16 @@ def create_index(folder: Path, schema):
     return IndexStorage(str(folder)).create_index(schema, INDEX_NAME)
 
 
-def leftovers(folder: Path) -> list[str]:
+def leftovers(folder: Path, own: bool = False) -> list[str]:
     """What dead writers left in the index *folder* (names, sorted): temporary folders, and
     the files of segments and tables of contents the committed one does not name (as
     Whoosh's ``clean_files`` judges them). Only meaningful under the library's lock: a
-    live writer's files look the same."""
+    live writer's files look the same. This process's own folder is one only if *own*
+    (its writer has ended: cancelled, say)."""
     from whoosh.index import TOC
 
-    found = [p.name for p in folder.glob("*.tmp") if p.is_dir()]
+    mine = f"{INDEX_NAME}.{os.getpid()}.{process_token()}.tmp"  # (this process's: in use)
+    found = [p.name for p in folder.glob("*.tmp") if p.is_dir() and (own or p.name != mine)]
     storage = IndexStorage(str(folder))
     try:
         toc = TOC.read(storage, INDEX_NAME)
@@ -70,9 +72,9 @@ def leftovers(folder: Path) -> list[str]:
     return sorted(found)
 
 
-def discard_leftovers(folder: Path) -> list[str]:
-    """Remove ``leftovers(folder)``; return their names. Under the library's lock."""
-    found = leftovers(folder)
+def discard_leftovers(folder: Path, own: bool = False) -> list[str]:
+    """Remove ``leftovers(folder, own)``; return their names. Under the library's lock."""
+    found = leftovers(folder, own)
     for name in found:
         path = folder / name
         if path.is_dir():

@@ -173,4 +173,4 @@ def discard_partial(index: PaperIndex) -> None:
     from ..engine.storage import discard_leftovers
 
     with contextlib.suppress(OSError):
-        discard_leftovers(index.dir)
+        discard_leftovers(index.dir, own=True)
