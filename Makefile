@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 LIBRARY := data/library
 SEEDS := data/iclr2026-optimization-theory-digest.txt data/iclr2026-abstracts.txt
 
-.PHONY: run test test-fast lint bench bundle clean
+.PHONY: run test test-fast soak lint bench bundle clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,14 +20,18 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/papers --library $(LIBRARY) search muon
 
-## test: the whole suite (slow end-to-end checks included), then ruff
+## test: the whole suite on every core (slow end-to-end checks included), then ruff; ~5 min on 2 cores
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 	$(BIN)/ruff check src tests benchmarks
 
-## test-fast: skip the checks marked slow
+## test-fast: skip the checks marked slow; ~2 min on 2 cores
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -n auto -m "not slow"
+
+## soak: the fault and crash suites' long random matrices (a new seed each run; CI runs it too)
+soak: $(STAMP)
+	PAPERS_SOAK=1 $(BIN)/python -m pytest -q -n auto tests/store/test_faults.py tests/store/test_crash.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

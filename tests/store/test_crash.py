@@ -5,6 +5,7 @@ mix, and never loses a record or a user tag.
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import signal
@@ -14,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from testing import PAPERS, SEEDS, generate_documents
+from testing import PAPERS, SEEDS, SOAK, generate_documents
 
-KILL_POINTS = 12  # per command; more with PAPERS_KILL_POINTS
+# Kills per command: a handful by default, the long matrix under `make soak`.
+KILL_POINTS = int(os.environ.get("PAPERS_KILL_POINTS", "24" if SOAK else "6"))
 
 
 def papers(lib, *args, check=True):
