@@ -24,8 +24,18 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-QUERIES = ["muon", "federated learning", "联邦学习", "聯邦學習", "ＧＲＰＯ", "muon optimiser",
-           "accelerate training", "训练加速", "大语言模型", "large language model"]  # fmt: skip
+QUERIES = [
+    "muon",
+    "federated learning",
+    "联邦学习",
+    "聯邦學習",
+    "ＧＲＰＯ",
+    "muon optimiser",
+    "accelerate training",
+    "训练加速",
+    "大语言模型",
+    "large language model",
+]
 
 CHILD = """
 import gc, json, sys, time
@@ -63,8 +73,12 @@ def measure(library: Path, runs: int) -> list[tuple]:
     for _ in range(runs):
         for query in QUERIES:
             for mode in ("exact", "bridged"):
-                out = subprocess.run([sys.executable, "-c", CHILD, str(library), query, mode],
-                                     capture_output=True, text=True, check=True)  # fmt: skip
+                out = subprocess.run(
+                    [sys.executable, "-c", CHILD, str(library), query, mode],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
                 seconds, parsing, n = json.loads(out.stdout)
                 times.setdefault((query, mode), []).append(seconds)
                 made.setdefault((query, mode), []).append(parsing)
@@ -74,9 +88,11 @@ def measure(library: Path, runs: int) -> list[tuple]:
         exact = statistics.median(times[(query, "exact")])
         bridged = statistics.median(times[(query, "bridged")])
         made_more = statistics.median(made[(query, "bridged")]) - statistics.median(
-            made[(query, "exact")])  # fmt: skip
-        rows.append((query, exact, bridged, made_more,
-                     counts[(query, "exact")], counts[(query, "bridged")]))  # fmt: skip
+            made[(query, "exact")]
+        )
+        rows.append(
+            (query, exact, bridged, made_more, counts[(query, "exact")], counts[(query, "bridged")])
+        )
     return rows
 
 
@@ -91,12 +107,16 @@ def main() -> None:
         # (the first process builds the index, untimed)
         rows = measure(library, args.runs)
     print(f"\nThe bridge and the converter in a cold process ({args.runs} runs, medians)\n")
-    print("| query | --exact | bridged | added | of which making the query | "
-          "hits --exact | hits bridged |\n|---|---|---|---|---|---|---|")  # fmt: skip
+    print(
+        "| query | --exact | bridged | added | of which making the query | "
+        "hits --exact | hits bridged |\n|---|---|---|---|---|---|---|"
+    )
     for query, exact, bridged, made_more, n_exact, n_bridged in rows:
         added = (bridged - exact) * 1000
-        print(f"| `{query}` | {exact * 1000:.1f} ms | {bridged * 1000:.1f} ms | {added:+.1f} ms "
-              f"| {made_more * 1000:+.1f} ms | {n_exact} | {n_bridged} |")  # fmt: skip
+        print(
+            f"| `{query}` | {exact * 1000:.1f} ms | {bridged * 1000:.1f} ms | {added:+.1f} ms "
+            f"| {made_more * 1000:+.1f} ms | {n_exact} | {n_bridged} |"
+        )
     print(
         "\n(making the query: reading the glossary, converting scripts and spellings, the "
         "bridge and the\nWhoosh query; the rest of what is added is finding, ranking and "

@@ -22,8 +22,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-QUERIES = ["联邦学习", "量化", "优化器", "推理", "收敛", "强化学习", "梯度下降", "器", "GRPO风格",
-           "GSM8K", "Newton-Schulz", "EF21-Muon", "federated learning", "muon"]  # fmt: skip
+QUERIES = [
+    "联邦学习",
+    "量化",
+    "优化器",
+    "推理",
+    "收敛",
+    "强化学习",
+    "梯度下降",
+    "器",
+    "GRPO风格",
+    "GSM8K",
+    "Newton-Schulz",
+    "EF21-Muon",
+    "federated learning",
+    "muon",
+]
 
 
 def records():
@@ -34,9 +48,16 @@ def records():
     for path in sorted((ROOT / "data" / "library" / "papers").glob("*.yaml")):
         r = yaml.safe_load(path.read_text("utf-8"))
         text = " ".join(
-            filter(None, [r["title"], r["short_name"], latex_to_text(r["abstract"] or ""),
-                          latex_to_text(r["summary_zh"] or "")])
-        )  # fmt: skip
+            filter(
+                None,
+                [
+                    r["title"],
+                    r["short_name"],
+                    latex_to_text(r["abstract"] or ""),
+                    latex_to_text(r["summary_zh"] or ""),
+                ],
+            )
+        )
         yield r["id"], text
 
 

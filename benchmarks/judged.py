@@ -43,8 +43,9 @@ def main() -> None:
     judged = yaml.safe_load(args.set.read_text("utf-8"))
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "library"
-        shutil.copytree(REPO / "data" / "library", root,
-                        ignore=shutil.ignore_patterns(".index", ".lock"))  # fmt: skip
+        shutil.copytree(
+            REPO / "data" / "library", root, ignore=shutil.ignore_patterns(".index", ".lock")
+        )
         index = PaperIndex(Library(root)).open()
         if args.agreement:
             second = yaml.safe_load(args.agreement.read_text("utf-8"))
@@ -68,8 +69,10 @@ def main() -> None:
                         print(f"  {concept['name']} ({language}): missed {missed}, extra {extra}")
             cells = []
             for found, relevant, retrieved in totals.values():
-                cells += [f"{found / relevant:.2f} ({found}/{relevant})",
-                          f"{found / max(retrieved, 1):.2f} ({found}/{retrieved})"]  # fmt: skip
+                cells += [
+                    f"{found / relevant:.2f} ({found}/{relevant})",
+                    f"{found / max(retrieved, 1):.2f} ({found}/{retrieved})",
+                ]
             name = {True: "--exact", False: "bridged", None: "(no bridge)"}[exact]
             print(f"| {name} | " + " | ".join(cells) + " |")
         if modes == [True, False]:
@@ -82,8 +85,10 @@ def ranked(index, judged, modes) -> str:
     """Where the relevant papers rank, averaged over the concepts: R-precision (the share
     of the first R hits that are relevant, R being how many are) and average precision
     (MAP). Recall and precision count a set; these tell whether the wrong hits come last."""
-    rows = ["| mode | English R-precision | English MAP | Chinese R-precision | Chinese MAP |",
-            "|---|---|---|---|---|"]  # fmt: skip
+    rows = [
+        "| mode | English R-precision | English MAP | Chinese R-precision | Chinese MAP |",
+        "|---|---|---|---|---|",
+    ]
     for exact in modes:
         kwargs = {} if exact is None else {"exact": exact}
         cells = []
@@ -113,8 +118,12 @@ def agreement(index, first, second) -> str:
     papers = index.doc_count()
     other = {c["name"]: set(c["relevant"]) for c in second["concepts"]}
     both = only_first = only_second = 0
-    sets: dict[str, list[tuple[dict, set[str]]]] = {"first": [], "second": [], "both": [],
-                                                    "either": []}  # fmt: skip
+    sets: dict[str, list[tuple[dict, set[str]]]] = {
+        "first": [],
+        "second": [],
+        "both": [],
+        "either": [],
+    }
     for concept in first["concepts"]:
         a, b = set(concept["relevant"]), other[concept["name"]]
         both += len(a & b)
@@ -126,23 +135,30 @@ def agreement(index, first, second) -> str:
     observed = (total - only_first - only_second) / total
     p_first, p_second = (both + only_first) / total, (both + only_second) / total
     chance = p_first * p_second + (1 - p_first) * (1 - p_second)
-    rows = [f"{total} decisions: relevant to both {both}, to the first only {only_first}, "
-            f"to the second only {only_second}; agreement {observed:.3f}, Cohen's kappa "
-            f"{(observed - chance) / (1 - chance):.2f}, relevant-set overlap (Dice) "
-            f"{2 * both / (2 * both + only_first + only_second):.2f}", "",
-            "| relevant by | English recall | English precision | Chinese recall"
-            " | Chinese precision |",
-            "|---|---|---|---|---|"]  # fmt: skip
-    got = {(c["name"], language): {hit.id for hit in search(index, c[language])}
-           for c in first["concepts"] for language in ("en", "zh")}  # fmt: skip
+    rows = [
+        f"{total} decisions: relevant to both {both}, to the first only {only_first}, "
+        f"to the second only {only_second}; agreement {observed:.3f}, Cohen's kappa "
+        f"{(observed - chance) / (1 - chance):.2f}, relevant-set overlap (Dice) "
+        f"{2 * both / (2 * both + only_first + only_second):.2f}",
+        "",
+        "| relevant by | English recall | English precision | Chinese recall | Chinese precision |",
+        "|---|---|---|---|---|",
+    ]
+    got = {
+        (c["name"], language): {hit.id for hit in search(index, c[language])}
+        for c in first["concepts"]
+        for language in ("en", "zh")
+    }
     for name, concepts in sets.items():
         cells = []
         for language in ("en", "zh"):
             found = sum(len(got[c["name"], language] & rel) for c, rel in concepts)
             relevant = sum(len(rel) for _c, rel in concepts)
             retrieved = sum(len(got[c["name"], language]) for c, _rel in concepts)
-            cells += [f"{found / relevant:.2f} ({found}/{relevant})",
-                      f"{found / max(retrieved, 1):.2f} ({found}/{retrieved})"]  # fmt: skip
+            cells += [
+                f"{found / relevant:.2f} ({found}/{relevant})",
+                f"{found / max(retrieved, 1):.2f} ({found}/{retrieved})",
+            ]
         rows.append(f"| {name} | " + " | ".join(cells) + " |")
     for concept in first["concepts"]:
         a, b = set(concept["relevant"]), other[concept["name"]]

@@ -80,8 +80,7 @@ def query_family(index: PaperIndex, query: str) -> tuple[set[str], set[str]]:
     """The concepts *query* names, and those with every narrower concept of theirs."""
     concepts = index.glossary().concepts
     named = set(named_concepts(index, query))
-    family = {cid for cid in concepts if cid in named
-              or named & set(_ancestors(concepts, cid))}  # fmt: skip
+    family = {cid for cid in concepts if cid in named or named & set(_ancestors(concepts, cid))}
     return named, family
 
 
@@ -105,8 +104,9 @@ def coherence(concepts: dict[str, set[str]], pid: str, named: set[str], family: 
     for cid in concepts[pid] - family:
         both = sum(cid in cs for cs in with_query)
         alone = sum(cid in cs for cs in others)
-        scores.append(math.log((both + 0.5) * len(others)
-                               / ((len(with_query) + 0.5) * (alone + 0.5))))  # fmt: skip
+        scores.append(
+            math.log((both + 0.5) * len(others) / ((len(with_query) + 0.5) * (alone + 0.5)))
+        )
     return sum(scores) / len(scores) if scores else 0.0
 
 
@@ -123,8 +123,9 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "library"
-        shutil.copytree(REPO / "data" / "library", root,
-                        ignore=shutil.ignore_patterns(".index", ".lock"))  # fmt: skip
+        shutil.copytree(
+            REPO / "data" / "library", root, ignore=shutil.ignore_patterns(".index", ".lock")
+        )
         index = PaperIndex(Library(root)).open()
         dropped = {rule: Counter() for rule in RULES}
         listed = {rule: [] for rule in [*RULES, "held"]}
@@ -162,15 +163,24 @@ def main() -> None:
                         for rule, tests in RULES.items():
                             if passing(places, tests):
                                 dropped[rule][main_set, right, language] += 1
-                                listed[rule].append((name, concept["name"], language, hit.id,
-                                                     "right" if right else "wrong"))  # fmt: skip
+                                listed[rule].append(
+                                    (
+                                        name,
+                                        concept["name"],
+                                        language,
+                                        hit.id,
+                                        "right" if right else "wrong",
+                                    )
+                                )
     print(
         "| rule | judged: wrong / right dropped | recall en / zh | precision en / zh "
         "| blind sets: wrong / right dropped |"
     )
     print("|---|---|---|---|---|")
-    for rule, d in [*dropped.items(), ("held back by the search (a role, and a fit below "
-                                        f"{FIT})", held)]:  # fmt: skip
+    for rule, d in [
+        *dropped.items(),
+        (f"held back by the search (a role, and a fit below {FIT})", held),
+    ]:
         scores = []
         for language in ("en", "zh"):
             found = totals[language, "found"] - d[True, True, language]
@@ -195,8 +205,10 @@ def main() -> None:
         scored = sorted(fits[main_set])
         worst = " ".join("." if right else "W" for _fit, right in scored[:20])
         wrong = sum(not right for _fit, right in scored)
-        print(f"coherence, {name}: {len(scored)} hits ({wrong} wrong), "
-              f"AUC {area_under_curve(scored):.2f}; worst-fitting first: {worst}")  # fmt: skip
+        print(
+            f"coherence, {name}: {len(scored)} hits ({wrong} wrong), "
+            f"AUC {area_under_curve(scored):.2f}; worst-fitting first: {worst}"
+        )
 
 
 if __name__ == "__main__":

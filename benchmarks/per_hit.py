@@ -56,8 +56,9 @@ def papis_command() -> Path:
     if not papis.exists():
         log(f"making {PAPIS_VENV} with papis 0.16 (once)")
         subprocess.run([sys.executable, "-m", "venv", str(PAPIS_VENV)], check=True)
-        subprocess.run([str(PAPIS_VENV / "bin" / "pip"), "install", "--quiet",
-                        "papis>=0.16,<0.17"], check=True)  # fmt: skip
+        subprocess.run(
+            [str(PAPIS_VENV / "bin" / "pip"), "install", "--quiet", "papis>=0.16,<0.17"], check=True
+        )
     return papis
 
 
@@ -66,8 +67,11 @@ def mirror(library: Path, folder: Path) -> int:
     n = 0
     for path in (library / "papers").glob("*.yaml"):
         record = yaml.load(path.read_text("utf-8"), Loader=yaml.CSafeLoader)
-        info = {k: record[k] for k in ("title", "year", "tags", "abstract", "summary_zh")
-                if record.get(k)}  # fmt: skip
+        info = {
+            k: record[k]
+            for k in ("title", "year", "tags", "abstract", "summary_zh")
+            if record.get(k)
+        }
         info["ref"] = record["id"]
         (folder / record["id"]).mkdir(parents=True)
         (folder / record["id"] / "info.yaml").write_text(
@@ -99,17 +103,21 @@ def peak_rss(argv: list[str], env: dict) -> int:
     sampler). Linux keeps the largest RSS a process had across ``exec``: a command started
     from this script, which holds the papis mirror of 100,000 records, reported this
     script's 110 MiB as its own (``/bin/true`` started from a 200 MiB process: 210 MiB)."""
-    out = subprocess.run([sys.executable, "-c", _RUSAGE_CHILD, *argv], env=env,
-                         capture_output=True, check=True).stdout  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", _RUSAGE_CHILD, *argv], env=env, capture_output=True, check=True
+    ).stdout
     return json.loads(out)["maxrss_kb"]
 
 
 def bench(size: int, args, workdir: Path) -> list[str]:
     papers = Path(sys.executable).with_name("papers")
     papis = papis_command()
-    env = {**os.environ, "XDG_CONFIG_HOME": str(workdir / "config"),
-           "XDG_CACHE_HOME": str(workdir / "cache"),
-           "XDG_DATA_HOME": str(workdir / "data")}  # fmt: skip
+    env = {
+        **os.environ,
+        "XDG_CONFIG_HOME": str(workdir / "config"),
+        "XDG_CACHE_HOME": str(workdir / "cache"),
+        "XDG_DATA_HOME": str(workdir / "data"),
+    }
     env.pop("PAPERS_LIBRARY", None)
     library, docs = workdir / "library", workdir / "docs"
     made = workdir / ".made"  # (written once the library and its mirror are whole)
@@ -119,14 +127,31 @@ def bench(size: int, args, workdir: Path) -> list[str]:
         shutil.rmtree(workdir, ignore_errors=True)
         log(f"[{size}] generating and ingesting")
         manifest = generate(size, docs, seed=2026)
-        subprocess.run([str(papers), "--library", str(library), "ingest",
-                        *(str(docs / d) for d in manifest.documents)], env=env, check=True,
-                       stdout=subprocess.DEVNULL)  # fmt: skip
+        subprocess.run(
+            [
+                str(papers),
+                "--library",
+                str(library),
+                "ingest",
+                *(str(docs / d) for d in manifest.documents),
+            ],
+            env=env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
         log(f"[{size}] mirroring {mirror(library, workdir / 'papis')} records for papis")
         made.touch()
     lib = [str(papers), "--library", str(library), "search"]
-    pap = [str(papis), "-l", str(workdir / "papis"), "-s", "database-backend", "sqlite", "list",
-           "--all"]  # fmt: skip
+    pap = [
+        str(papis),
+        "-l",
+        str(workdir / "papis"),
+        "-s",
+        "database-backend",
+        "sqlite",
+        "list",
+        "--all",
+    ]
     word = args.word
     commands = {
         f"papers search {word} (piped)": ([*lib, word], False),
@@ -153,10 +178,19 @@ def bench(size: int, args, workdir: Path) -> list[str]:
         rows.append((tool, full, med[full], hits[full], f"{per_hit:.3f} ms a hit"))
         rows.append((tool, zero, med[zero], hits[zero], "the cost without hits"))
     rows.append(("papers", labels[4], med[labels[4]], hits[labels[4]], "first line (streaming)"))
-    rows.append(("papers", labels[5], med[labels[5]], hits[labels[5]],
-                 f"peak RSS of the piped search: {rss / 1024:.0f} MiB"))  # fmt: skip
-    return [f"| {size:,} | {label} | {seconds * 1000:.0f} ms | {n:,} | {note} |"
-            for _tool, label, seconds, n, note in rows]  # fmt: skip
+    rows.append(
+        (
+            "papers",
+            labels[5],
+            med[labels[5]],
+            hits[labels[5]],
+            f"peak RSS of the piped search: {rss / 1024:.0f} MiB",
+        )
+    )
+    return [
+        f"| {size:,} | {label} | {seconds * 1000:.0f} ms | {n:,} | {note} |"
+        for _tool, label, seconds, n, note in rows
+    ]
 
 
 def main() -> None:

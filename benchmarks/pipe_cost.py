@@ -52,8 +52,10 @@ def main() -> None:
             times[name].append(timed(argv, pipe)[0])
     medians = {name: statistics.median(t) * 1000 for name, t in times.items()}
     none = medians[f"search {NO_HIT} (no hit)"]
-    print(f"PYTHONUNBUFFERED={os.environ.get('PYTHONUNBUFFERED', '')!r}; {hits:,} hits; "
-          f"medians of {args.runs}\n")  # fmt: skip
+    print(
+        f"PYTHONUNBUFFERED={os.environ.get('PYTHONUNBUFFERED', '')!r}; {hits:,} hits; "
+        f"medians of {args.runs}\n"
+    )
     print("| command | p50 | a hit |\n|---|---:|---:|")
     for name, ms in medians.items():
         per_hit = "" if "no hit" in name else f"{(ms - none) / max(hits, 1) * 1000:.1f} µs"

@@ -93,8 +93,9 @@ def parts(times: dict[str, float], typer_alone: set, whoosh_alone: set) -> Count
 
 def _imported(args: list[str]) -> set[str]:
     env = {**os.environ, "TYPER_USE_RICH": "0"}  # (as a piped search runs)
-    run = subprocess.run([sys.executable, "-X", "importtime", *args], capture_output=True,
-                         text=True, env=env)  # fmt: skip
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", *args], capture_output=True, text=True, env=env
+    )
     return set(_self_times(run.stderr))
 
 
@@ -132,8 +133,9 @@ def step_times(library: str, term: str, runs: int, workdir: Path) -> dict[str, f
     per_run = []
     for i in range(runs):
         out = workdir / f"search-{i}.prof"
-        code = _PROFILE_CHILD.replace('sys.argv[3] if len(sys.argv) > 3 else "search.prof"',
-                                      repr(str(out)))  # fmt: skip
+        code = _PROFILE_CHILD.replace(
+            'sys.argv[3] if len(sys.argv) > 3 else "search.prof"', repr(str(out))
+        )
         subprocess.run(
             [sys.executable, "-c", code, library, term],
             stdout=subprocess.DEVNULL,
@@ -142,10 +144,14 @@ def step_times(library: str, term: str, runs: int, workdir: Path) -> dict[str, f
         stats = pstats.Stats(str(out), stream=io.StringIO()).stats
         found = {}
         for label, suffix, func in STEPS:
-            found[label] = sum(
-                v[3] for (path, _line, name), v in stats.items()
-                if path.endswith(suffix) and name == func
-            ) * 1000  # fmt: skip
+            found[label] = (
+                sum(
+                    v[3]
+                    for (path, _line, name), v in stats.items()
+                    if path.endswith(suffix) and name == func
+                )
+                * 1000
+            )
         found["whole process (under the profiler)"] = (
             max(v[3] for v in stats.values()) * 1000 if stats else 0.0
         )
@@ -174,8 +180,11 @@ def main(argv: list[str] | None = None) -> int:
     top = sorted(imports.items(), key=lambda kv: -kv[1])
     shown = top[:12]
     rest = sum(v for _k, v in top[12:])
-    print(f"Cold `papers search {args.term}` on {args.library}, median of {args.runs} runs"
-          + (f" ({env_note}; bytecode compiled first)" if env_note else "") + "\n")  # fmt: skip
+    print(
+        f"Cold `papers search {args.term}` on {args.library}, median of {args.runs} runs"
+        + (f" ({env_note}; bytecode compiled first)" if env_note else "")
+        + "\n"
+    )
     print("| imports (self time, -X importtime) | ms |\n|---|---:|")
     for name, ms in shown:
         print(f"| {name} | {ms:.1f} |")

@@ -83,9 +83,18 @@ def main() -> int:
         folder = Path(tmp)
         if args.generate:
             docs_dir = folder / "docs"
-            subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"),
-                            str(args.generate), str(docs_dir), "--seed", str(args.seed)],
-                           check=True, capture_output=True)  # fmt: skip
+            subprocess.run(
+                [
+                    sys.executable,
+                    str(ROOT / "benchmarks" / "generate.py"),
+                    str(args.generate),
+                    str(docs_dir),
+                    "--seed",
+                    str(args.seed),
+                ],
+                check=True,
+                capture_output=True,
+            )
         elif args.docs:
             docs_dir = args.docs
         else:
@@ -97,8 +106,11 @@ def main() -> int:
         for k in range(1, args.runs + 1):
             r = one(docs, folder, k)
             results.append(r)
-            print(f"{k} | {r['ingest']} | {r['seconds']:.1f} | {r['runs']} | {r['doctor']} | "
-                  f"{r['hits']} | {r['search']} {r['problem']}".rstrip(), flush=True)  # fmt: skip
+            print(
+                f"{k} | {r['ingest']} | {r['seconds']:.1f} | {r['runs']} | {r['doctor']} | "
+                f"{r['hits']} | {r['search']} {r['problem']}".rstrip(),
+                flush=True,
+            )
             if r["doctor"]:
                 print(f"  doctor: {r['doctor says']}")
             if not args.keep:
@@ -106,8 +118,10 @@ def main() -> int:
         ok = sum(r["ingest"] == 0 for r in results)
         clean = sum(r["doctor"] == 0 for r in results)
         outputs = {r["search"] for r in results}
-        print(f"ingest exit 0: {ok}/{len(results)}; doctor clean: {clean}/{len(results)}; "
-              f"distinct search outputs: {len(outputs)}")  # fmt: skip
+        print(
+            f"ingest exit 0: {ok}/{len(results)}; doctor clean: {clean}/{len(results)}; "
+            f"distinct search outputs: {len(outputs)}"
+        )
         if args.keep:
             input(f"libraries kept in {folder}; press Enter to remove them ")
     return 0 if ok == clean == len(results) and len(outputs) == 1 else 1

@@ -413,8 +413,9 @@ def bench_size(size: int, args, tools: dict, workdir: Path) -> list[Row]:
     for flag, label in floors.items():
         log(f"[{size}] {label}")
         argv = [str(python), str(REPO / "benchmarks" / "whoosh_floor.py"), str(library)]
-        floor = json.loads(run_text(argv + ([flag] if flag else []))
-                           or '{"papers": 0, "seconds": NaN}')  # fmt: skip
+        floor = json.loads(
+            run_text(argv + ([flag] if flag else [])) or '{"papers": 0, "seconds": NaN}'
+        )
         rows.append(
             Row(
                 size,

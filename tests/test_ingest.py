@@ -234,9 +234,10 @@ def test_cross_listed_entry_merges_and_its_twin_stays_separate(seeded_library, t
 
 def test_conflict_is_shown_with_both_sources(seeded_library, tmp_path):
     page = write(
-        tmp_path, "llm-page.txt",
+        tmp_path,
+        "llm-page.txt",
         "🧠 LLM¶\n🔬 ICLR2026 · 1 篇论文解读\n- Convergence of Muon with Newton-Schulz\n-\n不同的摘要。\n",
-    )  # fmt: skip
+    )
     ingest(seeded_library, [page])
     from typer.testing import CliRunner
 
@@ -264,8 +265,9 @@ def test_repeated_abstract_on_the_next_page_merges_and_an_edited_one_does_not(
     assert report.merged == ["iclr2026-qzo"]
     assert report.new == ["iclr2026-qzo-2"]  # same method name, different text: kept apart
     assert [s.name for s in seeded_library.load("iclr2026-qzo").sources] == [
-        "iclr2026-abstracts.txt", "page2.txt",
-    ]  # fmt: skip
+        "iclr2026-abstracts.txt",
+        "page2.txt",
+    ]
 
 
 def test_same_short_name_different_paper_stays_separate(seeded_library, tmp_path):
@@ -282,8 +284,9 @@ def test_same_short_name_different_paper_stays_separate(seeded_library, tmp_path
     assert seeded_library.load("iclr2026-rrnco-2").citekey == "rrnco2026a"
 
 
-def test_records_of_finished_documents_are_parked_and_come_back_whole(tmp_library, digest,
-                                                                       abstracts):  # fmt: skip
+def test_records_of_finished_documents_are_parked_and_come_back_whole(
+    tmp_library, digest, abstracts
+):
     """Between documents a Batch holds records as JSON, not objects; the RRNCO entry of the
     second seed brings the first seed's record back to life and merges into it."""
     from papercli.ingest import Batch, IngestReport, Parked
@@ -334,8 +337,11 @@ def test_only_keys_the_index_holds_are_remembered(seeded_library, tmp_path):
     with index.ix.searcher() as searcher:
         batch = Batch(seeded_library, index, searcher, Parked())
         for entry in doc.entries:
-            batch.add(entry, Source("sources/page.txt", "page.txt", entry.line, doc.format,
-                                    entry.fields()), report)  # fmt: skip
+            batch.add(
+                entry,
+                Source("sources/page.txt", "page.txt", entry.line, doc.format, entry.fields()),
+                report,
+            )
         new_keys, known_keys = (set(entry_keys(e)) for e in doc.entries)
     assert report.merged == ["iclr2026-rrnco"] and len(report.new) == 1
     assert not new_keys & set(batch.lookups)
@@ -457,7 +463,10 @@ def test_a_bibtex_file_edited_and_ingested_again_revises_its_papers(tmp_path, tm
     ]
     record = tmp_library.load("jmlr2020-muon-jounrals")  # (an id is never changed)
     assert (record.title, record.authors, record.conflicts) == (
-        "Muon for Journals", ["Smith, Jane", "Roe, R"], [])  # fmt: skip
+        "Muon for Journals",
+        ["Smith, Jane", "Roe, R"],
+        [],
+    )
     assert [(s.name, s.line) for s in record.sources] == [("refs.bib", 2)]
     assert tmp_library.load("jmlr2021-another-paper").title == "Another Paper, Fixed by Hand"
     again = ingest(tmp_library, [_bib(tmp_path / "a", "% fixed\n" + fixed + OTHER)])

@@ -51,8 +51,12 @@ print(json.dumps({"before": before, "after": state(), "modules": len(names)}))
 def test_using_the_library_changes_no_process_state(tmp_path):
     """An ingest large enough for the two indexing processes, a search and an export."""
     docs = tmp_path / "docs"
-    subprocess.run([sys.executable, "benchmarks/generate.py", "1100", str(docs)], check=True,
-                   capture_output=True, cwd=SEEDS[0].parent.parent)  # fmt: skip
+    subprocess.run(
+        [sys.executable, "benchmarks/generate.py", "1100", str(docs)],
+        check=True,
+        capture_output=True,
+        cwd=SEEDS[0].parent.parent,
+    )
     out = run(rf"""
 import json
 from pathlib import Path
@@ -119,9 +123,15 @@ print(json.dumps({{"skipped": skipped, "real request": real_request, "stable": s
                    "real morph": getattr(morph, "__file__", None) is not None,
                    "variations": sorted(variations("running"))[:3]}}))
 """)
-    assert out == {"skipped": [], "real request": True, "stable": True, "real morph": True,
-                   "real hashlib": True, "same hash": True,
-                   "variations": ["ran", "run", "runner"]}  # fmt: skip
+    assert out == {
+        "skipped": [],
+        "real request": True,
+        "stable": True,
+        "real morph": True,
+        "real hashlib": True,
+        "same hash": True,
+        "variations": ["ran", "run", "runner"],
+    }
 
 
 @pytest.mark.parametrize(
@@ -151,9 +161,13 @@ sys.stdout.flush()
 print(json.dumps({{"calls": Counted.calls}}), file=sys.stderr)
 """
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    plain = subprocess.run([sys.executable, "-m", "papercli", "--library",
-                            str(seeded_library.root), *argv], capture_output=True, text=True,
-                           env=env, check=True)  # fmt: skip
+    plain = subprocess.run(
+        [sys.executable, "-m", "papercli", "--library", str(seeded_library.root), *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
     assert out.stdout == plain.stdout

@@ -55,8 +55,18 @@ def papers(*args: str, check: bool = True, **kwargs) -> subprocess.CompletedProc
 
 def generate_documents(size: int, folder: Path, seed: int = 2026) -> list[Path]:
     """Synthetic documents for *size* papers (``benchmarks/generate.py``, run as a program)."""
-    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"), str(size),
-                    str(folder), "--seed", str(seed)], check=True, capture_output=True)  # fmt: skip
+    subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "generate.py"),
+            str(size),
+            str(folder),
+            "--seed",
+            str(seed),
+        ],
+        check=True,
+        capture_output=True,
+    )
     return sorted(Path(folder).glob("*.txt"))
 
 

@@ -58,8 +58,19 @@ class Terminal:
         # shells an environment of its own making.
         rc = Path(self.socket + ".rc")
         rc.write_text("".join(f"export {k}={shlex.quote(v)}\n" for k, v in self.env.items()))
-        self.tmux("-f", "/dev/null", "new-session", "-d", "-x", str(self.width), "-y",
-                  str(self.height), "-c", str(self.cwd), f"bash --rcfile {rc} --noprofile -i")  # fmt: skip
+        self.tmux(
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-x",
+            str(self.width),
+            "-y",
+            str(self.height),
+            "-c",
+            str(self.cwd),
+            f"bash --rcfile {rc} --noprofile -i",
+        )
         self.tmux("set-option", "-g", "status", "off")
         self.tmux("resize-window", "-x", str(self.width), "-y", str(self.height), check=False)
         self.wait_for(lambda screen: "$" in screen, 10)

@@ -204,8 +204,11 @@ def _reads_back(text: str, path: Path, key: str, value: str | None) -> None:
     try:
         data = load_yaml(text, str(path)) or {}
     except RecordError as exc:
-        raise UsageError(f"{path}: the file would not read back after the change ({exc}); "
-                         "it is unchanged: edit it by hand") from None  # fmt: skip
+        raise UsageError(
+            f"{path}: the file would not read back after the change ({exc}); "
+            "it is unchanged: edit it by hand"
+        ) from None
     if not isinstance(data, dict) or (key in data) != (value is not None):
-        raise UsageError(f"{path}: the file would not hold {key} as asked; it is unchanged: "
-                         "edit it by hand")  # fmt: skip
+        raise UsageError(
+            f"{path}: the file would not hold {key} as asked; it is unchanged: edit it by hand"
+        )

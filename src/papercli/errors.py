@@ -99,5 +99,7 @@ class IndexDamaged(PapersError):
 
     def __init__(self, folder, cause: BaseException) -> None:
         detail = f"{type(cause).__name__}: {cause}".strip().rstrip(":")
-        super().__init__(f"the index in {folder} is damaged ({detail[:120]}); rebuild it "
-                         "with papers index --rebuild")  # fmt: skip
+        super().__init__(
+            f"the index in {folder} is damaged ({detail[:120]}); rebuild it "
+            "with papers index --rebuild"
+        )

@@ -336,8 +336,10 @@ class Batch:
         if reason is None or base in self.records or base in self.parked:
             return None
         why = _after_file(reason)
-        return (f"skipped: papers/{base}.yaml would hold this paper but does not validate "
-                f"({why}); fix it (papers edit {base}) and ingest again")  # fmt: skip
+        return (
+            f"skipped: papers/{base}.yaml would hold this paper but does not validate "
+            f"({why}); fix it (papers edit {base}) and ingest again"
+        )
 
     def create(self, entry: Entry, source: Source, base: str) -> Record:
         rid = ids.unique_id(
@@ -440,8 +442,9 @@ def _merge_and_save(
         return _merge(library, staged, taxonomy, progress, parked, small)
 
 
-def _merge(library: Library, staged: list, taxonomy: Taxonomy, progress, parked: Parked,
-           small: bool):  # fmt: skip
+def _merge(
+    library: Library, staged: list, taxonomy: Taxonomy, progress, parked: Parked, small: bool
+):
     """Merge the staged documents' entries and save the records. *small*: the documents are
     within ``KEEP_PARSED`` bytes, and kept their entries from the first parse."""
     report = IngestReport()

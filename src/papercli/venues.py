@@ -76,11 +76,13 @@ _OTHER_NAMES = {
     "NeurIPS": ["Neural Information Processing Systems"],
     "CVPR": ["Conference on Computer Vision and Pattern Recognition"],
     "ICCV": ["International Conference on Computer Vision"],
-    "KDD": ["Conference on Knowledge Discovery and Data Mining",
-            "Conference on Knowledge Discovery & Data Mining"],
+    "KDD": [
+        "Conference on Knowledge Discovery and Data Mining",
+        "Conference on Knowledge Discovery & Data Mining",
+    ],
     "NAACL": ["North American Chapter of the Association for Computational Linguistics"],
     "WWW": ["ACM Web Conference", "World Wide Web Conference"],
-}  # fmt: skip
+}
 
 
 # A name inside a longer one: not inside a word, and not followed by one ("International

@@ -88,9 +88,11 @@ def run(lib, *args, **env):
 def test_ids_and_files_from_hostile_titles_are_safe(hostile_library):
     names = sorted(p.name for p in (hostile_library / "papers").iterdir())
     assert names == [
-        "iclr2026-etc-passwd.yaml", "iclr2026-key-value.yaml",
-        "iclr2026-mask-attention-yes-null-python.yaml", "iclr2026-nablapix.yaml",
-    ]  # fmt: skip
+        "iclr2026-etc-passwd.yaml",
+        "iclr2026-key-value.yaml",
+        "iclr2026-mask-attention-yes-null-python.yaml",
+        "iclr2026-nablapix.yaml",
+    ]
     assert [p.name for p in (hostile_library / "sources").iterdir()] == [
         "hostile-digest-" + p.name.split("-")[-1] for p in (hostile_library / "sources").iterdir()
     ]

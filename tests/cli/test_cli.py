@@ -137,8 +137,10 @@ def test_a_concept_no_paper_speaks_of_is_named_and_not_corrected(run, query):
     "Did you mean: more?" (MoE) or "mixture of exerts" (a word one edit away)."""
     result = run("search", query)
     assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == (f"papers: no paper matches {query!r}: no paper here speaks of "
-                             "mixture of experts (混合专家)\n")  # fmt: skip
+    assert result.stderr == (
+        f"papers: no paper matches {query!r}: no paper here speaks of "
+        "mixture of experts (混合专家)\n"
+    )
 
 
 def test_the_year_option_takes_what_year_takes_in_a_query(run):
@@ -148,11 +150,15 @@ def test_the_year_option_takes_what_year_takes_in_a_query(run):
     assert sorted(since.stdout.split()) == sorted(MUON_LINES)
     before = run("list", "--year", "..2025")
     assert (before.exit_code, before.stderr) == (
-        1, "papers: no paper to list (filters: year ..2025)\n")  # fmt: skip
+        1,
+        "papers: no paper to list (filters: year ..2025)\n",
+    )
     backwards = run("search", "muon", "--year", "2026..2025")
     assert (backwards.exit_code, backwards.stderr) == (
-        2, "papers: --year 2026..2025 runs backwards and matches nothing; did you mean "
-        "--year 2025..2026?\n")  # fmt: skip
+        2,
+        "papers: --year 2026..2025 runs backwards and matches nothing; did you mean "
+        "--year 2025..2026?\n",
+    )
     assert run("list", "--year", "26").stderr == (
         "papers: --year 26 is not a year; write --year 2026, --year 2025..2026 or --year >=2025\n"
     )
@@ -209,7 +215,9 @@ def test_show_a_bibtex_article_by_its_arxiv_link(tmp_path):
     (tmp_path / "a.bib").write_text(
         "@article{smith2020muon, title={Muon for Journals}, author={Smith, Jane},\n"
         "  journal={Journal of Machine Learning Research}, year=2020, eprint={2001.00001},\n"
-        "  archiveprefix={arXiv}}\n", "utf-8")  # fmt: skip
+        "  archiveprefix={arXiv}}\n",
+        "utf-8",
+    )
     runner, library = CliRunner(), str(tmp_path / "lib")
     assert (
         runner.invoke(app, ["--library", library, "ingest", str(tmp_path / "a.bib")]).exit_code == 0
@@ -261,15 +269,19 @@ def test_tag_ids_from_stdin_as_search_ids_writes_them(run):
     assert [line.split(":")[0] for line in lines(result.stdout)] == lines(muon)
     assert lines(run("list", "--tag", "to-read", "--ids").stdout) == sorted(lines(muon))
     empty = run("tag", "-", "--add", "to-read", stdin="")
-    assert (empty.exit_code, empty.stderr) == (2, "papers: no paper ids on standard input: "
-                                                  "papers search muon --ids | papers tag - --add TAG\n")  # fmt: skip
+    assert (empty.exit_code, empty.stderr) == (
+        2,
+        "papers: no paper ids on standard input: "
+        "papers search muon --ids | papers tag - --add TAG\n",
+    )
 
 
 def test_ingest_reads_a_document_piped_in(tmp_path):
     """A page copied from the browser and piped in: its records name it stdin."""
     runner, library = CliRunner(), str(tmp_path / "lib")
-    result = runner.invoke(app, ["--library", library, "ingest", "-"],
-                           input=ABSTRACTS.read_text("utf-8"))  # fmt: skip
+    result = runner.invoke(
+        app, ["--library", library, "ingest", "-"], input=ABSTRACTS.read_text("utf-8")
+    )
     assert (result.exit_code, result.stderr) == (0, "")
     assert (
         result.stdout
@@ -279,10 +291,14 @@ def test_ingest_reads_a_document_piped_in(tmp_path):
     assert "source: stdin:7 (abstracts: short_name, abstract)" in lines(shown)
     twice = runner.invoke(app, ["--library", library, "ingest", "-", "-"], input="x")
     assert (twice.exit_code, twice.stderr) == (
-        2, "papers: '-' reads the document piped in, which can be read once\n")  # fmt: skip
+        2,
+        "papers: '-' reads the document piped in, which can be read once\n",
+    )
     junk = runner.invoke(app, ["--library", library, "ingest", "-"], input="hello\n")
     assert (junk.exit_code, junk.stderr.split(" (")[0]) == (
-        2, "papers: stdin: not a recognised paper list")  # fmt: skip
+        2,
+        "papers: stdin: not a recognised paper list",
+    )
 
 
 def test_ids_are_not_read_from_a_terminal(seeded_library):
@@ -358,10 +374,16 @@ def test_ingest_reports_and_is_idempotent(tmp_path):
     [
         (None, "papers: {path}: no such file\n"),
         (b"", "papers: {path}: the document is empty\n"),
-        (b"\x89PNG\r\n\x1a\n\x00\x00", "papers: {path}: looks like a binary file, not a text document\n"),
-        (b"hello\nworld\n", "papers: {path}: not a recognised paper list (expected a digest page, an abstract list, a BibTeX file or a papers JSON/YAML export)\n"),
+        (
+            b"\x89PNG\r\n\x1a\n\x00\x00",
+            "papers: {path}: looks like a binary file, not a text document\n",
+        ),
+        (
+            b"hello\nworld\n",
+            "papers: {path}: not a recognised paper list (expected a digest page, an abstract list, a BibTeX file or a papers JSON/YAML export)\n",
+        ),
     ],
-)  # fmt: skip
+)
 def test_unusable_input_is_one_line_exit_2_and_touches_nothing(tmp_path, content, message):
     path = tmp_path / "doc.txt"
     if content is not None:
@@ -484,14 +506,15 @@ def test_the_readme_shows_what_make_run_prints_today(tmp_path):
 
 
 def _readme_examples() -> list[tuple[str, str]]:
-    """The README's blocks that show a search of the bundled library as a pipe or a script
-    sees it (``$ papers search …`` or ``$ papers similar …``, then what it printed): command,
-    output. A table drawn for a terminal is left to the eye."""
+    """The blocks of the README and docs/ that show a search of the bundled library as a
+    pipe or a script sees it (``$ papers search …`` or ``$ papers similar …``, then what it
+    printed): command, output. A table drawn for a terminal is left to the eye."""
     import re
 
     from testing import ROOT
 
-    readme = (ROOT / "README.md").read_text("utf-8")
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    readme = "\n".join(page.read_text("utf-8") for page in pages)
     blocks = re.findall(r"```\n\$ (papers (?:search|similar) [^\n]*)\n(.*?)```", readme, re.S)
     return [(command, shown) for command, shown in blocks if "# a terminal" not in command]
 
@@ -504,8 +527,9 @@ def bundled_copy(tmp_path_factory):
 
     library = tmp_path_factory.mktemp("readme") / "library"
     shutil.copytree(BUNDLED, library, ignore=shutil.ignore_patterns(".index", ".lock"))
-    subprocess.run([str(PAPERS), "--library", str(library), "index"], check=True,
-                   capture_output=True)  # fmt: skip
+    subprocess.run(
+        [str(PAPERS), "--library", str(library), "index"], check=True, capture_output=True
+    )
     return library
 
 
@@ -534,9 +558,21 @@ ADD = "papers ingest FILE… (or papers ingest --sample for two example document
 
 @pytest.mark.parametrize(
     "args",
-    [["search", "muon"], ["list"], ["show", "x"], ["similar", "x"], ["tags"], ["stats"],
-     ["export"], ["index"], ["doctor"], ["tag", "x", "--add", "y"], ["retag"], ["edit", "x"]],
-)  # fmt: skip
+    [
+        ["search", "muon"],
+        ["list"],
+        ["show", "x"],
+        ["similar", "x"],
+        ["tags"],
+        ["stats"],
+        ["export"],
+        ["index"],
+        ["doctor"],
+        ["tag", "x", "--add", "y"],
+        ["retag"],
+        ["edit", "x"],
+    ],
+)
 def test_a_library_that_does_not_exist_is_an_error_and_is_not_created(tmp_path, args):
     missing = tmp_path / "paprs"
     result = CliRunner().invoke(app, ["--library", str(missing), *args])
@@ -611,8 +647,11 @@ def test_a_signal_after_the_command_has_ended_changes_nothing(seeded_library, si
     """A Ctrl-C or SIGTERM that arrives while Python shuts down, after the command's work
     is done and printed, neither kills the process with the default action nor hides its
     exit status (CI once saw a finished ingest end as -15, silently)."""
-    result = subprocess.run([sys.executable, "-c", LATE_SIGNAL, str(signum), str(seeded_library.root)],
-                            capture_output=True, text=True)  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-c", LATE_SIGNAL, str(signum), str(seeded_library.root)],
+        capture_output=True,
+        text=True,
+    )
     assert (result.returncode, result.stderr) == (0, "")
     assert "iclr2026-muonbp" in result.stdout.splitlines()
 
@@ -655,14 +694,19 @@ except KeyboardInterrupt as exc:
 """
 
 
-@pytest.mark.parametrize(("signum", "raised"), [(2, "KeyboardInterrupt"), (15, "Terminated")],
-                         ids=["SIGINT", "SIGTERM"])  # fmt: skip
+@pytest.mark.parametrize(
+    ("signum", "raised"), [(2, "KeyboardInterrupt"), (15, "Terminated")], ids=["SIGINT", "SIGTERM"]
+)
 def test_a_signal_that_lands_in_a_finalizer_still_interrupts_the_command(signum, raised):
     """Python drops an exception raised in a __del__ (printing "Exception ignored in"), so a
     SIGTERM that landed in one let an ingest run on and end 0 with a traceback on stderr
     (seen in CI). The interruption is raised once the __del__ has returned."""
-    result = subprocess.run([sys.executable, "-c", SIGNAL_IN_A_FINALIZER, str(signum)],
-                            capture_output=True, text=True, timeout=30)  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-c", SIGNAL_IN_A_FINALIZER, str(signum)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert (result.stdout, result.stderr) == (f"went on\n{raised}\n", "")
 
 
@@ -685,14 +729,19 @@ except KeyboardInterrupt as exc:
 """
 
 
-@pytest.mark.parametrize(("signum", "raised"), [(2, "KeyboardInterrupt"), (15, "Terminated")],
-                         ids=["SIGINT", "SIGTERM"])  # fmt: skip
+@pytest.mark.parametrize(
+    ("signum", "raised"), [(2, "KeyboardInterrupt"), (15, "Terminated")], ids=["SIGINT", "SIGTERM"]
+)
 def test_a_signal_that_lands_in_a_weakref_callback_still_interrupts_the_command(signum, raised):
     """CI saw a SIGTERM land in WeakValueDictionary's callback at the end of an ingest: the
     Terminated raised there was printed as "Exception ignored in" with its traceback, and
     the ingest ended 0. It is raised once the callback has returned, as from a __del__."""
-    result = subprocess.run([sys.executable, "-c", SIGNAL_IN_A_WEAKREF_CALLBACK, str(signum)],
-                            capture_output=True, text=True, timeout=30)  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-c", SIGNAL_IN_A_WEAKREF_CALLBACK, str(signum)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert (result.stdout, result.stderr) == (f"went on\n{raised}\n", "")
 
 
@@ -725,24 +774,42 @@ main()
 """
 
 
-@pytest.mark.parametrize(("signum", "code", "line"),
-                         [(2, 130, "papers: interrupted"), (15, 143, "papers: terminated")],
-                         ids=["SIGINT", "SIGTERM"])  # fmt: skip
-def test_an_error_of_the_clean_up_a_signal_started_ends_as_that_signal(tmp_path, signum, code,
-                                                                       line):  # fmt: skip
+@pytest.mark.parametrize(
+    ("signum", "code", "line"),
+    [(2, 130, "papers: interrupted"), (15, 143, "papers: terminated")],
+    ids=["SIGINT", "SIGTERM"],
+)
+def test_an_error_of_the_clean_up_a_signal_started_ends_as_that_signal(
+    tmp_path, signum, code, line
+):
     """A signal that landed inside shutil.rmtree, as an ingest removed its finished
     transaction, made rmtree close a directory twice: the command ended with "papers: Bad
     file descriptor", exit 2 (once in CI), and left the transaction's folder half removed.
     It ends as the signal it was, past the commit point with every record written."""
     library = tmp_path / "lib"
-    result = subprocess.run([sys.executable, "-c", CLEAN_UP_INTERRUPTED, str(signum),
-                             "--library", str(library), "ingest", str(DIGEST)],
-                            capture_output=True, text=True, timeout=60)  # fmt: skip
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            CLEAN_UP_INTERRUPTED,
+            str(signum),
+            "--library",
+            str(library),
+            "ingest",
+            str(DIGEST),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert (result.returncode, result.stderr.splitlines()[-1:]) == (code, [line])
     assert not (library / ".txn").exists()
     reference = tmp_path / "reference"
-    subprocess.run([str(PAPERS), "--library", str(reference), "ingest", str(DIGEST)],
-                   capture_output=True, check=True)  # fmt: skip
+    subprocess.run(
+        [str(PAPERS), "--library", str(reference), "ingest", str(DIGEST)],
+        capture_output=True,
+        check=True,
+    )
     records = sorted(p.name for p in (library / "papers").glob("*.yaml"))
     assert records == sorted(p.name for p in (reference / "papers").glob("*.yaml"))
     assert len(records) == 45
@@ -784,19 +851,35 @@ main()
 
 
 @pytest.mark.parametrize("later", ["fails", "goes on"])
-@pytest.mark.parametrize(("signum", "code", "line"),
-                         [(2, 130, "papers: interrupted"), (15, 143, "papers: terminated")],
-                         ids=["SIGINT", "SIGTERM"])  # fmt: skip
-def test_a_signal_swallowed_by_a_clean_up_still_ends_the_command(tmp_path, signum, code, line,
-                                                                 later):  # fmt: skip
+@pytest.mark.parametrize(
+    ("signum", "code", "line"),
+    [(2, 130, "papers: interrupted"), (15, 143, "papers: terminated")],
+    ids=["SIGINT", "SIGTERM"],
+)
+def test_a_signal_swallowed_by_a_clean_up_still_ends_the_command(
+    tmp_path, signum, code, line, later
+):
     """A SIGTERM ended an ingest with "papers: Bad file descriptor", exit 2 (CI, seed
     3213), with no sign of the signal in the error: the "Bad file descriptor" a signal
     causes in a double close can be swallowed by an ``except OSError``, and the signal
     with it. The command ends as the signal all the same, its records whole."""
     library = tmp_path / "lib"
-    result = subprocess.run([sys.executable, "-c", SIGNAL_SWALLOWED, str(signum), later,
-                             "--library", str(library), "ingest", str(DIGEST)],
-                            capture_output=True, text=True, timeout=60)  # fmt: skip
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            SIGNAL_SWALLOWED,
+            str(signum),
+            later,
+            "--library",
+            str(library),
+            "ingest",
+            str(DIGEST),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert (result.returncode, result.stderr.splitlines()) == (code, [line])
     assert len(list((library / "papers").glob("*.yaml"))) == 45  # (past the commit point)
     assert not (library / ".txn").exists()

@@ -84,16 +84,26 @@ def test_config_shows_sets_and_unsets_one_setting_keeping_the_files_other_lines(
     ("args", "message"),
     [
         (["limit", "ten"], "'limit' must be a whole number of at least 1"),
-        (["colour", "red"], "unknown setting 'colour' (known: library, export_format, taxonomy, limit, color, openreview_api)"),
-        (["colour"], "unknown setting 'colour' (known: library, export_format, taxonomy, limit, color, openreview_api)"),
+        (
+            ["colour", "red"],
+            "unknown setting 'colour' (known: library, export_format, taxonomy, limit, color, openreview_api)",
+        ),
+        (
+            ["colour"],
+            "unknown setting 'colour' (known: library, export_format, taxonomy, limit, color, openreview_api)",
+        ),
         (["--unset"], "give KEY VALUE to set a setting, or --unset KEY"),
         (["--unset", "limit", "5"], "give KEY VALUE to set a setting, or --unset KEY"),
-        (["library", "/tmp/a\nlimit: 1"],
-         "'library' cannot hold a newline, a tab or another control character"),
-        (["taxonomy", "/nonexistent/topics.yaml"],
-         "/nonexistent/topics.yaml: cannot read the taxonomy (No such file or directory)"),
+        (
+            ["library", "/tmp/a\nlimit: 1"],
+            "'library' cannot hold a newline, a tab or another control character",
+        ),
+        (
+            ["taxonomy", "/nonexistent/topics.yaml"],
+            "/nonexistent/topics.yaml: cannot read the taxonomy (No such file or directory)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_setting_that_cannot_be_written_leaves_the_file_alone(
     tmp_path, monkeypatch, args, message
 ):
@@ -110,20 +120,30 @@ def test_setting_what_the_environment_overrides_says_so(tmp_path, monkeypatch):
     monkeypatch.setenv("PAPERS_LIMIT", "3")
     result = invoke("config", "limit", "9")
     assert result.stderr.splitlines()[1] == (
-        "papers: warning: PAPERS_LIMIT overrides the file: limit is 3")  # fmt: skip
+        "papers: warning: PAPERS_LIMIT overrides the file: limit is 3"
+    )
 
 
 @pytest.mark.parametrize(
     ("text", "message"),
     [
         ("limit: ten\n", "'limit' must be a whole number of at least 1"),
-        ("colour: red\n", "unknown setting 'colour' (known: library, export_format, taxonomy, limit, color, openreview_api)"),
-        ("export_format: docx\n", "'export_format' must be one of markdown, bibtex, biblatex, csl-json, json, yaml"),
+        (
+            "colour: red\n",
+            "unknown setting 'colour' (known: library, export_format, taxonomy, limit, color, openreview_api)",
+        ),
+        (
+            "export_format: docx\n",
+            "'export_format' must be one of markdown, bibtex, biblatex, csl-json, json, yaml",
+        ),
         ("color: [1\n", "line 2: did not find expected ',' or ']'"),
         ("- a list\n", "the config file must be a mapping of settings"),
-        ("openreview_api: api2.openreview.net\n", "'openreview_api' must be an http:// or https:// address"),
+        (
+            "openreview_api: api2.openreview.net\n",
+            "'openreview_api' must be an http:// or https:// address",
+        ),
     ],
-)  # fmt: skip
+)
 def test_an_invalid_config_names_the_key(tmp_path, monkeypatch, text, message):
     config = tmp_path / "config.yaml"
     config.write_text(text)
@@ -182,8 +202,11 @@ def test_terminal_gets_a_coloured_table_and_a_pipe_gets_lines(seeded_library):
     code, screen = run_in_pty(["--library", str(seeded_library.root), "search", "muon"])
     assert code == 0
     assert "┃ paper (id)" in unstyled(screen) and "\x1b[36m" in screen  # a table, in colour
-    piped = subprocess.run([str(PAPERS), "--library", str(seeded_library.root), "search", "muon"],
-                           capture_output=True, text=True)  # fmt: skip
+    piped = subprocess.run(
+        [str(PAPERS), "--library", str(seeded_library.root), "search", "muon"],
+        capture_output=True,
+        text=True,
+    )
     assert "┃" not in piped.stdout and "\x1b[" not in piped.stdout
     assert all(line.count("\t") == 6 for line in piped.stdout.splitlines())
 
@@ -205,8 +228,11 @@ def test_progress_bar_on_a_terminal_and_nothing_on_a_pipe(tmp_path):
     code, screen = run_in_pty(["--library", str(tmp_path / "a"), "ingest", *docs])
     assert code == 0 and "ingesting" in screen and "━" in screen and "/s" in screen
     assert "documents, 300 entries: 300 new, 0 merged" in screen
-    piped = subprocess.run([str(PAPERS), "--library", str(tmp_path / "b"), "ingest", *docs],
-                           capture_output=True, text=True)  # fmt: skip
+    piped = subprocess.run(
+        [str(PAPERS), "--library", str(tmp_path / "b"), "ingest", *docs],
+        capture_output=True,
+        text=True,
+    )
     assert piped.stderr == "" and "documents, 300 entries: 300 new" in piped.stdout
 
 
@@ -276,8 +302,11 @@ def test_sample_documents_are_the_bundled_ones(tmp_path):
 @pytest.mark.slow
 def test_wheel_installs_and_runs_in_a_fresh_virtualenv(tmp_path):
     dist = tmp_path / "dist"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(ROOT)],
-                   check=True, capture_output=True)  # fmt: skip
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
     [wheel] = dist.glob("papercli-*.whl")
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
@@ -290,15 +319,25 @@ def test_wheel_installs_and_runs_in_a_fresh_virtualenv(tmp_path):
     work.mkdir()  # away from the source tree: only the installed package is used
 
     def run(*args):
-        return subprocess.run([papers, "--library", str(work / "lib"), *args], cwd=work,
-                              capture_output=True, text=True)  # fmt: skip
+        return subprocess.run(
+            [papers, "--library", str(work / "lib"), *args],
+            cwd=work,
+            capture_output=True,
+            text=True,
+        )
 
     assert run("--version").stdout.startswith("papers ")
     assert run("ingest", "--sample").stdout.startswith("ingested 2 documents, 64 entries: 63 new")
-    assert sorted(line.split("\t")[0] for line in run("search", "muon").stdout.splitlines()) == sorted([
-        "iclr2026-convergence-muon-newton-schulz", "iclr2026-ef21-muon", "iclr2026-muonbp",
-        "iclr2026-convergence-analysis-adaptive-optimizers-under",
-    ])  # fmt: skip
+    assert sorted(
+        line.split("\t")[0] for line in run("search", "muon").stdout.splitlines()
+    ) == sorted(
+        [
+            "iclr2026-convergence-muon-newton-schulz",
+            "iclr2026-ef21-muon",
+            "iclr2026-muonbp",
+            "iclr2026-convergence-analysis-adaptive-optimizers-under",
+        ]
+    )
     assert "federated-learning\t5" in run("tags").stdout  # the taxonomy shipped in the wheel
 
 
@@ -316,9 +355,14 @@ def test_library_and_no_color_work_after_the_command_name(seeded_library):
     )
 
 
-@pytest.mark.parametrize(("shell", "marker"), [("bash", "complete -o default -F _papers_completion papers"),
-                                               ("zsh", "#compdef papers"),
-                                               ("fish", "complete --command papers")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("shell", "marker"),
+    [
+        ("bash", "complete -o default -F _papers_completion papers"),
+        ("zsh", "#compdef papers"),
+        ("fish", "complete --command papers"),
+    ],
+)
 def test_show_completion_prints_the_named_shells_script(shell, marker):
     result = subprocess.run(
         [str(PAPERS), "--show-completion", shell], capture_output=True, text=True
@@ -364,8 +408,22 @@ def test_help_paragraphs_are_wrapped_whole_and_examples_keep_their_indentation()
     """Rich help (a terminal) at 80 columns: prose fills its lines; examples stay indented."""
     from rich.cells import cell_len
 
-    commands = ["ingest", "search", "similar", "list", "show", "tags", "tag", "retag", "export",
-                "index", "edit", "doctor", "config", "stats"]  # fmt: skip
+    commands = [
+        "ingest",
+        "search",
+        "similar",
+        "list",
+        "show",
+        "tags",
+        "tag",
+        "retag",
+        "export",
+        "index",
+        "edit",
+        "doctor",
+        "config",
+        "stats",
+    ]
     for name in commands:
         text = CliRunner(env={"COLUMNS": "80"}).invoke(app, [name, "--help"]).stdout
         description = text.split("Usage:", 1)[1].split("╭─", 1)[0].split("\n")[2:]
@@ -383,9 +441,14 @@ def test_help_paragraphs_are_wrapped_whole_and_examples_keep_their_indentation()
                 )
 
 
-@pytest.mark.parametrize(("args", "help_says"), [(["show", "--help"], "Print the record as a JSON object."),
-                                                 (["config", "--help"], "Print the settings as one JSON object."),
-                                                 (["stats", "--help"], "Print the counts as one JSON object")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("args", "help_says"),
+    [
+        (["show", "--help"], "Print the record as a JSON object."),
+        (["config", "--help"], "Print the settings as one JSON object."),
+        (["stats", "--help"], "Print the counts as one JSON object"),
+    ],
+)
 def test_json_help_says_what_is_printed(args, help_says):
     assert help_says in CliRunner(env={"COLUMNS": "200"}).invoke(app, args).stdout
 

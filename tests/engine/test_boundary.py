@@ -38,8 +38,9 @@ def _whoosh_uses(path: Path) -> list[str]:
             names += [f"{module}.{a.name}" for a in node.names if a.name.startswith("_")]
             found += names
         elif isinstance(node, ast.Import):
-            found += [a.name for a in node.names
-                      if a.name.startswith("whoosh") and a.name not in PUBLIC]  # fmt: skip
+            found += [
+                a.name for a in node.names if a.name.startswith("whoosh") and a.name not in PUBLIC
+            ]
         elif (
             isinstance(node, ast.Attribute)
             and node.attr == "__class__"

@@ -50,8 +50,9 @@ def test_the_terms_reader_answers_every_question_as_whoosh_s(seeded_library):
             assert len(ours._entries) == KEPT_ENTRIES  # (doctor reads them all: no more)
             fmt = searcher.schema["abstract"].format
             for term in [t for t in held if t[0] == "abstract"][::25]:
-                assert (list(ours.matcher(*term, fmt).all_ids())
-                        == list(theirs.matcher(*term, fmt).all_ids())), term  # fmt: skip
+                assert list(ours.matcher(*term, fmt).all_ids()) == list(
+                    theirs.matcher(*term, fmt).all_ids()
+                ), term
             theirs.close()
 
 

@@ -10,8 +10,18 @@ from papercli.search.index import PaperIndex
 from papercli.search.query import parse_query
 from papercli.store.library import Library
 
-QUERIES = ["muon", "federated learning", "tag:optimizer", "tag:muon OR tag:llm", "联邦学习",
-           "convergence", "year:2026", "theory", "optimization", "gradient descent"]  # fmt: skip
+QUERIES = [
+    "muon",
+    "federated learning",
+    "tag:optimizer",
+    "tag:muon OR tag:llm",
+    "联邦学习",
+    "convergence",
+    "year:2026",
+    "theory",
+    "optimization",
+    "gradient descent",
+]
 
 
 @pytest.fixture(scope="module")
@@ -22,8 +32,10 @@ def index(seeded_template):
 def _whooshs_ranking_by_id(searcher, q) -> list[tuple[float, str]]:
     """Every match as Whoosh's own collector scores it, then by score and id."""
     found = searcher.search(q, limit=None).top_n
-    return sorted(((score, searcher.stored_fields(n)["id"]) for score, n in found),
-                  key=lambda hit: (-hit[0], hit[1]))  # fmt: skip
+    return sorted(
+        ((score, searcher.stored_fields(n)["id"]) for score, n in found),
+        key=lambda hit: (-hit[0], hit[1]),
+    )
 
 
 @pytest.mark.parametrize("text", QUERIES)

@@ -116,8 +116,13 @@ class OpenReviewServer:
         """Answer the next *times* requests normally, but only after *seconds*."""
         self._queue(times, _Answer(delay=seconds))
 
-    def respond(self, body: bytes | str | Any, status: int = 200, times: int = 1,
-                headers: dict[str, str] | None = None) -> None:  # fmt: skip
+    def respond(
+        self,
+        body: bytes | str | Any,
+        status: int = 200,
+        times: int = 1,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         """Answer the next *times* requests with *body*: bytes or text as is (malformed JSON),
         anything else as JSON (a wrong shape)."""
         if isinstance(body, str):
@@ -139,8 +144,11 @@ class OpenReviewServer:
 
     def offsets(self, venueid: str | None = None) -> list[int]:
         """The ``offset`` of every ``/notes`` request so far (of *venueid*'s only, if given)."""
-        return [int(r.query.get("offset", 0)) for r in self.requests
-                if r.path == "/notes" and venueid in (None, r.query.get("content.venueid"))]  # fmt: skip
+        return [
+            int(r.query.get("offset", 0))
+            for r in self.requests
+            if r.path == "/notes" and venueid in (None, r.query.get("content.venueid"))
+        ]
 
     # --- serving ---
 

@@ -26,9 +26,11 @@ from testing import PAPERS, papers
 ICLR = "ICLR.cc/2026/Conference"
 QZO = "iclr2026-qzo"  # untitled: an abstract with LaTeX (18$\times$)
 MUON = "iclr2026-convergence-muon-newton-schulz"  # titled, with a Chinese summary only
-WORDS = ("graph sparse kernel policy reward token latent vision speech robot molecule protein "
-         "causal fairness privacy agent planning retrieval memory attention energy spectral "
-         "manifold contrastive diffusion video audio tabular clinical weather").split()  # fmt: skip
+WORDS = (
+    "graph sparse kernel policy reward token latent vision speech robot molecule protein "
+    "causal fairness privacy agent planning retrieval memory attention energy spectral "
+    "manifold contrastive diffusion video audio tabular clinical weather"
+).split()
 
 
 def authors_of(rid: str) -> list[str]:
@@ -48,13 +50,25 @@ def venue_notes(library: Library, n_others: int = 2000) -> list[dict]:
     for path in sorted(library.papers_dir.glob("*.yaml")):
         record = library.load_path(path)
         abstract = record.abstract or f"We study {record.title.lower()} in depth."
-        notes.append(note(f"F{record.id}", title=real_title(record), authors=authors_of(record.id),
-                          abstract=textwrap.fill(abstract, 61), keywords=["optimization"]))  # fmt: skip
+        notes.append(
+            note(
+                f"F{record.id}",
+                title=real_title(record),
+                authors=authors_of(record.id),
+                abstract=textwrap.fill(abstract, 61),
+                keywords=["optimization"],
+            )
+        )
     rng = random.Random(5)
     for i in range(n_others):
         words = rng.sample(WORDS, 12)
-        notes.append(note(f"X{i}", title=f"On {words[0]} and {words[1]} {i}",
-                          abstract=" ".join(words) + f" number {i}."))  # fmt: skip
+        notes.append(
+            note(
+                f"X{i}",
+                title=f"On {words[0]} and {words[1]} {i}",
+                abstract=" ".join(words) + f" number {i}.",
+            )
+        )
     rng.shuffle(notes)
     return notes
 
@@ -105,8 +119,10 @@ def test_enrich_all_fills_every_paper_from_its_match(iclr, seeded_library):
         record = seeded_library.load(rid)
         assert record.authors == authors_of(rid)
         assert record.title and not record.title_is_derived
-        assert record.urls[-2:] == [f"https://openreview.net/forum?id=F{rid}",
-                                    f"https://openreview.net/pdf/F{rid}.pdf"]  # fmt: skip
+        assert record.urls[-2:] == [
+            f"https://openreview.net/forum?id=F{rid}",
+            f"https://openreview.net/pdf/F{rid}.pdf",
+        ]
         assert record.keywords == ["optimization"]
         source = record.sources[-1]
         assert (source.document, source.format, source.fetched) == (
@@ -127,8 +143,13 @@ def test_an_abstract_that_differs_only_in_wrapping_and_latex_matches(openreview,
     record = seeded_library.load(QZO)
     assert "18$\\times$" in record.abstract
     plain = record.abstract.replace("18$\\times$", "18×").replace(". ", ".\n  ")
-    openreview.add(ICLR, [note("Fq", title="Quantized Zeroth-order Optimization", abstract=plain),
-                          note("Fx", title="Something else", abstract="Another abstract.")])  # fmt: skip
+    openreview.add(
+        ICLR,
+        [
+            note("Fq", title="Quantized Zeroth-order Optimization", abstract=plain),
+            note("Fx", title="Something else", abstract="Another abstract."),
+        ],
+    )
     report = run(seeded_library, openreview, [QZO])
     assert [(o.id, o.match.how, o.match.note.forum) for o in report.outcomes] == [
         (QZO, "abstract", "Fq")
@@ -152,8 +173,13 @@ def _reworded(abstract: str) -> str:
 
 def test_a_fuzzy_match_needs_a_clear_margin(openreview, seeded_library):
     record = seeded_library.load(QZO)
-    openreview.add(ICLR, [note("Fq", abstract=_reworded(record.abstract)),
-                          note("Fz", abstract="Zeroth-order optimization for large language models.")])  # fmt: skip
+    openreview.add(
+        ICLR,
+        [
+            note("Fq", abstract=_reworded(record.abstract)),
+            note("Fz", abstract="Zeroth-order optimization for large language models."),
+        ],
+    )
     outcome = run(seeded_library, openreview, [QZO]).outcomes[0]
     assert (outcome.match.how, outcome.match.note.forum) == ("fuzzy", "Fq")
     assert (outcome.match.score, outcome.match.runner_score) == (
@@ -165,12 +191,20 @@ def test_a_fuzzy_match_needs_a_clear_margin(openreview, seeded_library):
 def test_a_near_tie_is_reported_and_left_alone(openreview, seeded_library):
     record = seeded_library.load(QZO)
     before = files(seeded_library)
-    openreview.add(ICLR, [note("Fa", abstract=_reworded(record.abstract)),
-                          note("Fb", abstract=_reworded(record.abstract) + " Appendix.")])  # fmt: skip
+    openreview.add(
+        ICLR,
+        [
+            note("Fa", abstract=_reworded(record.abstract)),
+            note("Fb", abstract=_reworded(record.abstract) + " Appendix."),
+        ],
+    )
     outcome = run(seeded_library, openreview, [QZO]).outcomes[0]
     assert outcome.match.how == "ambiguous" and outcome.changes == []
-    assert re.fullmatch(r"could be openreview:F[ab] or openreview:F[ab] \(scores 0\.\d\d and "
-                        r"0\.\d\d\); left alone", outcome.reason)  # fmt: skip
+    assert re.fullmatch(
+        r"could be openreview:F[ab] or openreview:F[ab] \(scores 0\.\d\d and "
+        r"0\.\d\d\); left alone",
+        outcome.reason,
+    )
     assert files(seeded_library) == before
 
 
@@ -185,8 +219,9 @@ def test_a_paper_not_on_the_list_is_reported(openreview, seeded_library):
 
 def test_a_title_the_user_edited_is_kept_and_the_other_noted(iclr, seeded_library):
     path = seeded_library.record_path(QZO)
-    path.write_text(path.read_text("utf-8").replace("title: null", "title: My own title for QZO"),
-                    "utf-8")  # fmt: skip
+    path.write_text(
+        path.read_text("utf-8").replace("title: null", "title: My own title for QZO"), "utf-8"
+    )
     report = run(seeded_library, iclr, [QZO])
     record = seeded_library.load(QZO)
     assert record.title == "My own title for QZO"
@@ -196,8 +231,13 @@ def test_a_title_the_user_edited_is_kept_and_the_other_noted(iclr, seeded_librar
         ("urls", "add"),
         ("keywords", "add"),
     ]
-    assert record.conflicts == [{"field": "title", "value": "QZO: The Published Title of QZO",
-                                 "source": "openreview:Ficlr2026-qzo"}]  # fmt: skip
+    assert record.conflicts == [
+        {
+            "field": "title",
+            "value": "QZO: The Published Title of QZO",
+            "source": "openreview:Ficlr2026-qzo",
+        }
+    ]
     shown = papers("--library", str(seeded_library.root), "show", QZO).stdout
     assert (
         "disagrees: title: kept the value from the record; openreview:Ficlr2026-qzo says "
@@ -256,8 +296,9 @@ def _fails_cleanly(library, openreview, error, message, **kwargs):
 def test_a_timeout(iclr, seeded_library):
     iclr.stall(2.0)
     fetch = functools.partial(fetch_venue, timeout=0.3)
-    _fails_cleanly(seeded_library, iclr, OpenReviewError, r"did not answer within 0\.3 s",
-                   fetch=fetch)  # fmt: skip
+    _fails_cleanly(
+        seeded_library, iclr, OpenReviewError, r"did not answer within 0\.3 s", fetch=fetch
+    )
 
 
 def test_malformed_json(iclr, seeded_library):
@@ -279,8 +320,7 @@ def test_a_rate_limit_then_success(iclr, seeded_library):
 
 
 def test_a_venue_openreview_does_not_list(openreview, seeded_library):
-    _fails_cleanly(seeded_library, openreview, PapersError,
-                   f"lists no accepted papers for {ICLR}")  # fmt: skip
+    _fails_cleanly(seeded_library, openreview, PapersError, f"lists no accepted papers for {ICLR}")
 
 
 def test_a_venue_papers_cannot_look_up(openreview, seeded_library):
@@ -328,8 +368,11 @@ def test_the_command_end_to_end(iclr, seeded_library):
     markdown = papers(*lib, "export", "--id", QZO, "--format", "markdown").stdout
     assert "Ada Qzo; Alan Turing; Grace Hopper" in markdown
     csl = json.loads(papers(*lib, "export", "--id", QZO, "--format", "csl-json").stdout)
-    assert csl[0]["author"] == [{"literal": "Ada Qzo"}, {"literal": "Alan Turing"},
-                                {"literal": "Grace Hopper"}]  # fmt: skip
+    assert csl[0]["author"] == [
+        {"literal": "Ada Qzo"},
+        {"literal": "Alan Turing"},
+        {"literal": "Grace Hopper"},
+    ]
     assert papers(*lib, "doctor").stdout.endswith(": no problems found\n")  # (no copy to look for)
     again = papers(*lib, "enrich", "--all", env=env)  # (all have the abstract now)
     assert again.stderr.splitlines()[-1] == "papers: 63 papers: 63 by abstract; changed 0"

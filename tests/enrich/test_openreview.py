@@ -240,18 +240,28 @@ def test_malformed_json(openreview):
         ({"notes": ["a"]}, "offset 0: notes[0] is text, not an object"),
         ({"notes": [{"forum": "f"}]}, "offset 0: notes[0] has no id"),
         ({"notes": [{"id": "x", "content": {}}]}, "offset 0: notes[0] has no forum"),
-        ({"notes": [note("x", title=["A", "B"])]},
-         "offset 0: notes[0] (x): content.title.value is a list, not text"),
-        ({"notes": [note("x", title=3)]},
-         "offset 0: notes[0] (x): content.title.value is a number, not text"),
-        ({"notes": [note("x", authors=["A", 1])]},
-         "offset 0: notes[0] (x): content.authors.value is a list of non-text, not a list of text"),
-        ({"notes": [{"id": "x", "forum": "x", "content": {"title": "A"}}]},
-         "offset 0: notes[0] (x): content.title is text, not an object"),
-        ({"notes": [{"id": "x", "forum": "x", "content": []}]},
-         "offset 0: notes[0] (x): content is a list, not an object"),
+        (
+            {"notes": [note("x", title=["A", "B"])]},
+            "offset 0: notes[0] (x): content.title.value is a list, not text",
+        ),
+        (
+            {"notes": [note("x", title=3)]},
+            "offset 0: notes[0] (x): content.title.value is a number, not text",
+        ),
+        (
+            {"notes": [note("x", authors=["A", 1])]},
+            "offset 0: notes[0] (x): content.authors.value is a list of non-text, not a list of text",
+        ),
+        (
+            {"notes": [{"id": "x", "forum": "x", "content": {"title": "A"}}]},
+            "offset 0: notes[0] (x): content.title is text, not an object",
+        ),
+        (
+            {"notes": [{"id": "x", "forum": "x", "content": []}]},
+            "offset 0: notes[0] (x): content is a list, not an object",
+        ),
     ],
-)  # fmt: skip
+)
 def test_wrong_shape(openreview, body, detail):
     openreview.respond(body)
     with pytest.raises(OpenReviewError) as excinfo:
@@ -268,20 +278,37 @@ def test_error_is_a_papers_error():
 
 
 def test_parse_a_full_note():
-    raw = note("abc123", title=" Sharp Bounds ", authors=["Ada Lovelace", "Alan Turing"],
-               abstract="We prove.", keywords=["optimization", " convergence "], forum="f1")  # fmt: skip
+    raw = note(
+        "abc123",
+        title=" Sharp Bounds ",
+        authors=["Ada Lovelace", "Alan Turing"],
+        abstract="We prove.",
+        keywords=["optimization", " convergence "],
+        forum="f1",
+    )
     assert parse_notes([raw], "cache") == [
-        Note(id="abc123", forum="f1", title="Sharp Bounds", authors=("Ada Lovelace", "Alan Turing"),
-             abstract="We prove.", keywords=("optimization", "convergence"), venue="ICLR 2026 Poster",
-             venueid=ICLR, pdf="https://openreview.net/pdf/abc123.pdf")
-    ]  # fmt: skip
+        Note(
+            id="abc123",
+            forum="f1",
+            title="Sharp Bounds",
+            authors=("Ada Lovelace", "Alan Turing"),
+            abstract="We prove.",
+            keywords=("optimization", "convergence"),
+            venue="ICLR 2026 Poster",
+            venueid=ICLR,
+            pdf="https://openreview.net/pdf/abc123.pdf",
+        )
+    ]
     assert parse_notes([raw], "cache")[0].forum_url == "https://openreview.net/forum?id=f1"
 
 
 def test_missing_content_fields_are_empty():
     bare = {"id": "x", "forum": "x"}
-    hidden = {"id": "y", "forum": "y", "content": {"authors": {"readers": ["ICLR.cc"]},
-                                                  "title": {"value": "  "}, "pdf": None}}  # fmt: skip
+    hidden = {
+        "id": "y",
+        "forum": "y",
+        "content": {"authors": {"readers": ["ICLR.cc"]}, "title": {"value": "  "}, "pdf": None},
+    }
     assert parse_notes([bare, hidden], "cache") == [
         Note("x", "x", None, (), None, (), None, None, None),
         Note("y", "y", None, (), None, (), None, None, None),
@@ -367,6 +394,11 @@ def test_httpx_is_not_imported_by_the_module():
     """Importing the client costs no other command the ~70 ms of importing httpx."""
     src = str(Path(orv.__file__).resolve().parents[2])
     code = "import sys, papercli.enrich.openreview; print('httpx' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={**os.environ, "PYTHONPATH": src})  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": src},
+    )
     assert out.stdout.strip() == "False"

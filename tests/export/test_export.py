@@ -57,22 +57,38 @@ def preprint() -> Record:
 
 def article() -> Record:
     """A journal's article, as a BibTeX file says (@article, journal)."""
-    return Record(id="jmlr2020-muon-journals", citekey="smith2020muon", title="Muon for Journals",
-                  venue="Journal of Machine Learning Research", year=2020, kind="article",
-                  authors=["Smith, Jane"])  # fmt: skip
+    return Record(
+        id="jmlr2020-muon-journals",
+        citekey="smith2020muon",
+        title="Muon for Journals",
+        venue="Journal of Machine Learning Research",
+        year=2020,
+        kind="article",
+        authors=["Smith, Jane"],
+    )
 
 
-HOSTILE_AUTHORS = ["Ada Lovelace", "Barnes and Noble Lab", "Øystein Ødegård", "Smith, J. R.",
-                   "Q{uo}te % Person"]  # fmt: skip
+HOSTILE_AUTHORS = [
+    "Ada Lovelace",
+    "Barnes and Noble Lab",
+    "Øystein Ødegård",
+    "Smith, J. R.",
+    "Q{uo}te % Person",
+]
 
 
 def authored(records: list[Record]) -> list[Record]:
     """The records as papers enrich leaves them: authors as OpenReview writes them."""
     import dataclasses
 
-    return [dataclasses.replace(r, authors=["Grace Hopper", f"Ada {r.id.split('-')[1].title()}"],
-                                urls=[*r.urls, "https://openreview.net/forum?id=Xy_z-1"])
-            for r in records]  # fmt: skip
+    return [
+        dataclasses.replace(
+            r,
+            authors=["Grace Hopper", f"Ada {r.id.split('-')[1].title()}"],
+            urls=[*r.urls, "https://openreview.net/forum?id=Xy_z-1"],
+        )
+        for r in records
+    ]
 
 
 def parse_bibtex(text):
@@ -173,8 +189,9 @@ def latex(tmp_path, tex, steps):
 def test_compiles_with_pdflatex_and_classic_bibtex(records, tmp_path, enriched):
     need_tools("pdflatex", "bibtex")
     records = authored(records) if enriched else records
-    (tmp_path / "lib.bib").write_text(render("bibtex", [*records, hostile(), preprint(), article()]),
-                                      encoding="ascii")  # fmt: skip
+    (tmp_path / "lib.bib").write_text(
+        render("bibtex", [*records, hostile(), preprint(), article()]), encoding="ascii"
+    )
     tex = "\\documentclass{article}\\begin{document}\\nocite{*}\\bibliographystyle{plain}\\bibliography{lib}\\end{document}\n"
     pdf = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "main.tex"]
     latex(tmp_path, tex, [pdf, ["bibtex", "main"], pdf, pdf])
@@ -193,8 +210,9 @@ def test_compiles_with_pdflatex_and_classic_bibtex(records, tmp_path, enriched):
 def test_compiles_with_pdflatex_biblatex_and_biber(records, tmp_path, enriched):
     need_tools("pdflatex", "biber")
     records = authored(records) if enriched else records
-    (tmp_path / "lib.bib").write_text(render("biblatex", [*records, hostile(), preprint(), article()]),
-                                      encoding="utf-8")  # fmt: skip
+    (tmp_path / "lib.bib").write_text(
+        render("biblatex", [*records, hostile(), preprint(), article()]), encoding="utf-8"
+    )
     tex = (
         "\\documentclass{article}\\usepackage[utf8]{inputenc}"
         "\\usepackage[backend=biber]{biblatex}\\addbibresource{lib.bib}"
@@ -279,11 +297,16 @@ def test_csl_json_items(records):
     assert by_id["muonbp2026"]["note"] == DERIVED_NOTE
     (lora,) = json.loads(render("csl-json", [preprint()]))
     assert {k: lora[k] for k in ("type", "publisher", "number")} == {
-        "type": "article", "publisher": "arXiv", "number": "arXiv:2106.09685"}  # fmt: skip
+        "type": "article",
+        "publisher": "arXiv",
+        "number": "arXiv:2106.09685",
+    }
     assert "container-title" not in lora and "event-title" not in lora
     (journal,) = json.loads(render("csl-json", [article()]))
     assert (journal["type"], journal["container-title"]) == (
-        "article-journal", "Journal of Machine Learning Research")  # fmt: skip
+        "article-journal",
+        "Journal of Machine Learning Research",
+    )
     assert "event-title" not in journal
     assert (
         by_id["hostile2026"]["abstract"] == "We get 5% and 7% with K tokens, really & more } { x^2."
@@ -296,9 +319,21 @@ def test_csl_json_renders_with_pandoc_citeproc(records, tmp_path):
     (tmp_path / "lib.json").write_text(render("csl-json", [*records, hostile()]), encoding="utf-8")
     (tmp_path / "doc.md").write_text("---\nnocite: '@*'\n...\n", encoding="utf-8")
     result = subprocess.run(
-        ["pandoc", "--citeproc", "--bibliography", "lib.json", "-t", "plain", "--wrap=none", "doc.md"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [
+            "pandoc",
+            "--citeproc",
+            "--bibliography",
+            "lib.json",
+            "-t",
+            "plain",
+            "--wrap=none",
+            "doc.md",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0 and result.stderr == "", result.stderr
     out = result.stdout.replace("\u200b", "")
     assert "Convergence of Muon with Newton-Schulz" in out  # printed as written
@@ -358,7 +393,13 @@ def test_an_arxiv_preprint_exported_as_bibtex_reads_back_as_it_was(tmp_path, fmt
     got = fresh.load("arxiv2021-lora")
     want = preprint()
     assert (got.citekey, got.venue, got.year, got.urls, got.title, got.authors) == (
-        want.citekey, want.venue, want.year, want.urls, want.title, want.authors)  # fmt: skip
+        want.citekey,
+        want.venue,
+        want.year,
+        want.urls,
+        want.title,
+        want.authors,
+    )
 
 
 def test_keys_are_the_same_in_any_subset(records):
@@ -426,10 +467,17 @@ CONTROLS = (
 def control_record() -> Record:
     from papercli.store.record import Source
 
-    return Record(id="iclr2026-controls", citekey="controls2026", title=f"Title {CONTROLS}",
-                  venue="ICLR", year=2026, abstract=f"Abstract {CONTROLS} end.",
-                  summary_zh=f"摘要 {CONTROLS}。", authors=[f"Doe{CONTROLS}, Jane"],
-                  sources=[Source("sources/x.txt", "x.txt", 1, "digest", ["title"])])  # fmt: skip
+    return Record(
+        id="iclr2026-controls",
+        citekey="controls2026",
+        title=f"Title {CONTROLS}",
+        venue="ICLR",
+        year=2026,
+        abstract=f"Abstract {CONTROLS} end.",
+        summary_zh=f"摘要 {CONTROLS}。",
+        authors=[f"Doe{CONTROLS}, Jane"],
+        sources=[Source("sources/x.txt", "x.txt", 1, "digest", ["title"])],
+    )
 
 
 @pytest.mark.parametrize("fmt", ["markdown", "bibtex", "biblatex", "csl-json", "json", "yaml"])
@@ -463,8 +511,14 @@ def test_a_whole_record_export_reads_back_with_its_controls(tmp_path, fmt):
 def test_a_chinese_title_in_bibtex_is_noted_once_and_logs_nothing(caplog):
     from papercli.store.record import Source
 
-    record = Record(id="iclr2026-zh", citekey="zh2026", title="联邦学习的新方法", venue="ICLR",
-                    year=2026, sources=[Source("sources/a.txt", "a.txt", 1, "digest", ["title"])])  # fmt: skip
+    record = Record(
+        id="iclr2026-zh",
+        citekey="zh2026",
+        title="联邦学习的新方法",
+        venue="ICLR",
+        year=2026,
+        sources=[Source("sources/a.txt", "a.txt", 1, "digest", ["title"])],
+    )
     with caplog.at_level("DEBUG"):
         text = render("bibtex", [record])
     assert caplog.records == []  # pylatexenc warned for every character, twice

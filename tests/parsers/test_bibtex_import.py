@@ -141,17 +141,22 @@ def test_concatenations_and_macros_read_as_bibtex_reads_them():
     got = [(e.citekey, e.title, e.venue, e.year) for e in doc.entries]
     assert got == [
         ("joined", "Muon Is Scalable", "ICLR", 2026),
-        ("nested", "Proc. International Conference on Learning Representations 2026", "ICLR",
-         2026),
+        ("nested", "Proc. International Conference on Learning Representations 2026", "ICLR", 2026),
         ("monthly", "Third (January)", None, 2026),  # not a venue named 'neurips'
         ("stray", "Fourth", None, 2026),
-    ]  # fmt: skip
+    ]
     assert [(w.line, w.message) for w in doc.warnings] == [
-        (9, "entry 'monthly': booktitle uses 'neurips', which no @string defines; read as "
-            "empty, as BibTeX reads it"),
-        (10, "entry 'stray': booktitle holds an unexpected '{' (pieces are joined by #); the "
-             "field is left out"),
-    ]  # fmt: skip
+        (
+            9,
+            "entry 'monthly': booktitle uses 'neurips', which no @string defines; read as "
+            "empty, as BibTeX reads it",
+        ),
+        (
+            10,
+            "entry 'stray': booktitle holds an unexpected '{' (pieces are joined by #); the "
+            "field is left out",
+        ),
+    ]
 
 
 EXPORTERS = r"""@article{kingma2014adam,
@@ -229,22 +234,41 @@ def test_venues_and_preprints_as_scholar_arxiv_dblp_and_openreview_write_them():
         ("DBLP:journals/corr/abs-2106-09685", "arXiv", 2021, [abs_ + "2106.09685"]),  # DBLP
         ("Hu2021LoRALA", "arXiv", 2021, [abs_ + "2106.09685"]),  # Semantic Scholar
         ("he2016deep", "CVPR", 2016, []),
-        ("liu2024dora", "ICML", 2024,
-         ["https://openreview.net/forum?id=3d5CIRG1n2", abs_ + "2402.09353"]),  # OpenReview
+        (
+            "liu2024dora",
+            "ICML",
+            2024,
+            ["https://openreview.net/forum?id=3d5CIRG1n2", abs_ + "2402.09353"],
+        ),  # OpenReview
         ("vaswani2017", "NeurIPS", 2017, []),
-        ("icmla", "2020 19th IEEE International Conference on Machine Learning and "
-                  "Applications (ICMLA)", 2020, []),  # not ICML
-        ("workshop", "ICLR 2023 Workshop on Mathematical and Empirical Understanding of "
-                     "Foundation Models", 2023, []),  # not the conference
+        (
+            "icmla",
+            "2020 19th IEEE International Conference on Machine Learning and Applications (ICMLA)",
+            2020,
+            [],
+        ),  # not ICML
+        (
+            "workshop",
+            "ICLR 2023 Workshop on Mathematical and Empirical Understanding of Foundation Models",
+            2023,
+            [],
+        ),  # not the conference
         (None, "Monatshefte für Mathematik und Physik", 1931, []),
-        ("kingma_adam_2017", "arXiv", 2017,
-         ["https://doi.org/10.48550/arXiv.1412.6980", abs_ + "1412.6980"]),  # Zotero
-    ]  # fmt: skip
+        (
+            "kingma_adam_2017",
+            "arXiv",
+            2017,
+            ["https://doi.org/10.48550/arXiv.1412.6980", abs_ + "1412.6980"],
+        ),  # Zotero
+    ]
     assert [(w.line, w.message) for w in doc.warnings] == [
         (52, "entry 'gödel': a citation key cannot hold 'ö'; the paper gets a key of its own"),
-        (1, "fields with no place in a record, kept in the source copy only: primaryclass (1), "
-            "publisher (1), volume (3)"),
-    ]  # fmt: skip
+        (
+            1,
+            "fields with no place in a record, kept in the source copy only: primaryclass (1), "
+            "publisher (1), volume (3)",
+        ),
+    ]
 
 
 def test_the_entry_type_is_kept_and_howpublished_names_a_venue_when_nothing_else_does():
@@ -264,4 +288,5 @@ def test_the_entry_type_is_kept_and_howpublished_names_a_venue_when_nothing_else
     ]
     assert [w.message for w in doc.warnings] == [
         "fields with no place in a record, kept in the source copy only: eprint (1), "
-        "eprinttype (1), howpublished (1)"]  # fmt: skip
+        "eprinttype (1), howpublished (1)"
+    ]

@@ -19,21 +19,70 @@ from papercli.parsers.shortname import from_abstract, from_summary, from_title
 from papercli.search.querylang import rewrite
 from papercli.text.latex import latex_to_text
 
-settings.register_profile("default", max_examples=200, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
-settings.register_profile("deep", max_examples=5000, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
+settings.register_profile(
+    "default", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "deep", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 # Pieces real documents are made of, so fuzzing reaches deep into the parsers.
 PIECES = [
-    "📐 优化/理论¶", "🔬 ICLR2026 · 45 篇论文解读", "🔥 高频主题： 推理 ×3 · LLM ×3", "ICLR 2026 论文列表",
-    "NeurIPS 2025 Accepted Papers", "- ", "-", "- Title: With Colon", "提出 FooNet 方法。", "\\(", "\\)",
-    "$", "\\emph{", "}", "{", "%", "&", "#", "_", "~", "^", "``", "''", "---", "\\Ours", "\n", "\n\n",
-    "\r\n", "\t", "\u00a0", "We propose BarNet (BN), a method.", "called Baz", "∇-Reasoner", "Πnet",
-    "GRPO风格", "在GSM8K上", "[bold]", "[/]", "\x1b[31m", "|", "*", "**", "(", ")", "..", "/",
-    '{"id": "x"}', "[", "]", "---\nid: x\n", "id: ", "https://example.org/a_b", "word " * 30,
-]  # fmt: skip
+    "📐 优化/理论¶",
+    "🔬 ICLR2026 · 45 篇论文解读",
+    "🔥 高频主题： 推理 ×3 · LLM ×3",
+    "ICLR 2026 论文列表",
+    "NeurIPS 2025 Accepted Papers",
+    "- ",
+    "-",
+    "- Title: With Colon",
+    "提出 FooNet 方法。",
+    "\\(",
+    "\\)",
+    "$",
+    "\\emph{",
+    "}",
+    "{",
+    "%",
+    "&",
+    "#",
+    "_",
+    "~",
+    "^",
+    "``",
+    "''",
+    "---",
+    "\\Ours",
+    "\n",
+    "\n\n",
+    "\r\n",
+    "\t",
+    "\u00a0",
+    "We propose BarNet (BN), a method.",
+    "called Baz",
+    "∇-Reasoner",
+    "Πnet",
+    "GRPO风格",
+    "在GSM8K上",
+    "[bold]",
+    "[/]",
+    "\x1b[31m",
+    "|",
+    "*",
+    "**",
+    "(",
+    ")",
+    "..",
+    "/",
+    '{"id": "x"}',
+    "[",
+    "]",
+    "---\nid: x\n",
+    "id: ",
+    "https://example.org/a_b",
+    "word " * 30,
+]
 documents = st.lists(st.sampled_from(PIECES) | st.text(max_size=20), max_size=60).map("".join)
 
 

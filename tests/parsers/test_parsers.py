@@ -48,7 +48,8 @@ def test_a_digest_saved_without_its_dash_lines_or_double_spaced_reads_the_same(d
     assert (doc.format, doc.warnings) == ("digest", [])
     same = ("title", "summary_zh", "short_name", "venue", "year", "categories")
     assert [[getattr(e, f) for f in same] for e in doc.entries] == [
-        [getattr(e, f) for f in same] for e in digest.entries]  # fmt: skip
+        [getattr(e, f) for f in same] for e in digest.entries
+    ]
 
 
 def test_digest_named_entries(digest):
@@ -73,10 +74,26 @@ def test_digest_named_entries(digest):
 # --- the abstract list ---------------------------------------------------------------------
 
 EXPECTED_NAMES = [
-    "iJKOnet", None, "RRNCO", "LLR-BC", "NI Sampling", "EF21-Muon", "Semi-DPO", "MPU",
-    "KL-Shampoo", "L2Seg", None, None, "RFedAGS", None, "GMPO", None, "BinomGBML", "MuonBP",
+    "iJKOnet",
+    None,
+    "RRNCO",
+    "LLR-BC",
+    "NI Sampling",
+    "EF21-Muon",
+    "Semi-DPO",
+    "MPU",
+    "KL-Shampoo",
+    "L2Seg",
+    None,
+    None,
+    "RFedAGS",
+    None,
+    "GMPO",
+    None,
+    "BinomGBML",
+    "MuonBP",
     "QZO",
-]  # fmt: skip
+]
 
 
 def test_abstracts_header_and_entries(abstracts):
@@ -177,9 +194,12 @@ def test_a_warning_quotes_whole_words_and_says_what_became_of_the_entry():
     text = f"Cat¶\nICLR2026 · 2 篇论文解读\n- {title}\n-\n\n- Two\n-\n第二。\n"
     doc = parse_bytes(text.encode(), "x.txt")
     assert [(w.line, w.message) for w in doc.warnings] == [
-        (3, "entry 'Convergence Analysis of Adaptive Optimizers…' has no summary; "
-            "kept with its title only")
-    ]  # fmt: skip
+        (
+            3,
+            "entry 'Convergence Analysis of Adaptive Optimizers…' has no summary; "
+            "kept with its title only",
+        )
+    ]
     assert [e.title for e in doc.entries] == [title, "Two"]
 
 
@@ -189,11 +209,17 @@ def test_a_warning_quotes_whole_words_and_says_what_became_of_the_entry():
         (b"", "x.txt: the document is empty"),
         (b"\n \n\t\n", "x.txt: the document is empty"),
         (b"\x00\x01\x02binary\x00", "x.txt: looks like a binary file, not a text document"),
-        (b"just a note\nnothing else\n", "x.txt: not a recognised paper list (expected a digest page, an abstract list, a BibTeX file or a papers JSON/YAML export)"),
-        (b"caf\xe9 au lait\n", "x.txt: not valid UTF-8 (byte 3: 0xe9) and not GB18030 Chinese text; save it as UTF-8"),
+        (
+            b"just a note\nnothing else\n",
+            "x.txt: not a recognised paper list (expected a digest page, an abstract list, a BibTeX file or a papers JSON/YAML export)",
+        ),
+        (
+            b"caf\xe9 au lait\n",
+            "x.txt: not valid UTF-8 (byte 3: 0xe9) and not GB18030 Chinese text; save it as UTF-8",
+        ),
         (b"\xff\xfeA\x00\x00\xd8", "x.txt: invalid utf-16 at byte 4 despite its byte-order mark"),
     ],
-)  # fmt: skip
+)
 def test_unusable_documents(data, message):
     with pytest.raises(DocumentError) as err:
         parse_bytes(data, "x.txt")

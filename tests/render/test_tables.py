@@ -14,14 +14,21 @@ from papercli.store.record import Record, Source
 
 
 def env(width: int) -> Environment:
-    return Environment(io.StringIO(), io.StringIO(), color="never", environ={"FORCE_COLOR": "1"},
-                       size=(width, 50))  # fmt: skip
+    return Environment(
+        io.StringIO(), io.StringIO(), color="never", environ={"FORCE_COLOR": "1"}, size=(width, 50)
+    )
 
 
 def hit(authors: list[str]) -> Hit:
-    record = Record(id="iclr2026-qzo", title="Quantized Zeroth-order Optimization", authors=authors,
-                    venue="ICLR", year=2026, tags=["zeroth-order"],
-                    sources=[Source("sources/a.txt", "a.txt", 1, "abstracts")])  # fmt: skip
+    record = Record(
+        id="iclr2026-qzo",
+        title="Quantized Zeroth-order Optimization",
+        authors=authors,
+        venue="ICLR",
+        year=2026,
+        tags=["zeroth-order"],
+        sources=[Source("sources/a.txt", "a.txt", 1, "abstracts")],
+    )
     return Hit(record.id, json.loads(json.dumps(record.to_dict())))
 
 

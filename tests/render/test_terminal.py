@@ -62,9 +62,20 @@ def test_redirected_output_is_byte_identical_whatever_stderr_is(library, tmp_pat
 
 
 def test_ids_piped_into_export_reach_the_file(library, tmp_path):
-    expected = piped(library, "export", "--format", "biblatex", "--id", "iclr2026-ef21-muon",
-                     "--id", "iclr2026-muonbp", "--id", "iclr2026-convergence-muon-newton-schulz",
-                     "--id", "iclr2026-convergence-analysis-adaptive-optimizers-under")  # fmt: skip
+    expected = piped(
+        library,
+        "export",
+        "--format",
+        "biblatex",
+        "--id",
+        "iclr2026-ef21-muon",
+        "--id",
+        "iclr2026-muonbp",
+        "--id",
+        "iclr2026-convergence-muon-newton-schulz",
+        "--id",
+        "iclr2026-convergence-analysis-adaptive-optimizers-under",
+    )
     with Terminal(80, 24, tmp_path, {"PAPERS_LIBRARY": str(library)}) as term:
         code = term.run("papers search muon --ids | papers export --format biblatex - > x.bib")
         assert code == 0 and term.screen().strip() == "$"
@@ -166,8 +177,11 @@ def big(tmp_path_factory):
     docs = generate_documents(1500, tmp_path_factory.mktemp("docs"))
     after = tmp_path_factory.mktemp("after") / "lib"
     shutil.copytree(BUNDLED, after, ignore=shutil.ignore_patterns(".index", ".lock"))
-    subprocess.run([PAPERS, "--library", str(after), "ingest", *map(str, docs)], check=True,
-                   capture_output=True)  # fmt: skip
+    subprocess.run(
+        [PAPERS, "--library", str(after), "ingest", *map(str, docs)],
+        check=True,
+        capture_output=True,
+    )
     return docs, snapshot(after)
 
 
@@ -210,14 +224,23 @@ def assert_clean_ending(code: int, screen: str, mark: str) -> None:
 # tenth went by between two redraws (CI, once), and the command ended unseen.
 @pytest.mark.parametrize(
     ("phase", "share"),
-    [("ingesting", 0), ("saving", 0.05), ("saving", 0.5), ("saving", 0.7), ("writing the index", 0)],
-)  # fmt: skip
+    [
+        ("ingesting", 0),
+        ("saving", 0.05),
+        ("saving", 0.5),
+        ("saving", 0.7),
+        ("writing the index", 0),
+    ],
+)
 def test_ctrl_c_during_an_ingest_leaves_the_library_before_or_after(big, tmp_path, phase, share):
     docs, after = big
     library = tmp_path / "lib"
     shutil.copytree(BUNDLED, library, ignore=shutil.ignore_patterns(".index", ".lock"))
-    subprocess.run([PAPERS, "--library", str(library), "tag", "iclr2026-muonbp", "--add",
-                    "reading-list"], check=True, capture_output=True)  # fmt: skip
+    subprocess.run(
+        [PAPERS, "--library", str(library), "tag", "iclr2026-muonbp", "--add", "reading-list"],
+        check=True,
+        capture_output=True,
+    )
     before = snapshot(library)
     mark = f"ctrl-c-{phase}-{share}".replace(" ", "-")
     with Terminal(80, 24, tmp_path, {"PAPERS_LIBRARY": str(library)}) as term:
@@ -252,19 +275,27 @@ def test_ctrl_c_during_a_rebuild_keeps_the_index_usable(big, tmp_path, phase, sh
     docs, _after = big
     library = tmp_path / "lib"
     shutil.copytree(BUNDLED, library, ignore=shutil.ignore_patterns(".index", ".lock"))
-    subprocess.run([PAPERS, "--library", str(library), "ingest", *map(str, docs)], check=True,
-                   capture_output=True)  # fmt: skip
+    subprocess.run(
+        [PAPERS, "--library", str(library), "ingest", *map(str, docs)],
+        check=True,
+        capture_output=True,
+    )
     expected = piped(library, "search", "zephyrine")
     mark = f"rebuild-{phase}-{share}".replace(" ", "-")
     with Terminal(80, 24, tmp_path, {"PAPERS_LIBRARY": str(library)}) as term:
         code, screen = interrupt(term, "papers index --rebuild", phase, share, mark)
     assert_clean_ending(code, screen, mark)
     # the next search needs no rebuild: the old index stayed whole until the new one committed
-    search = subprocess.run([PAPERS, "--library", str(library), "search", "zephyrine"],
-                            capture_output=True, timeout=5)  # fmt: skip
+    search = subprocess.run(
+        [PAPERS, "--library", str(library), "search", "zephyrine"], capture_output=True, timeout=5
+    )
     assert search.stdout == expected
-    assert subprocess.run([PAPERS, "--library", str(library), "doctor"],
-                          capture_output=True).returncode == 0  # fmt: skip
+    assert (
+        subprocess.run(
+            [PAPERS, "--library", str(library), "doctor"], capture_output=True
+        ).returncode
+        == 0
+    )
 
 
 class _Screen(io.StringIO):

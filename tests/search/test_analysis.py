@@ -38,8 +38,15 @@ def test_index_mode_adds_cjk_unigrams_at_the_bigram_positions():
 
     toks = [(t.text, t.pos) for t in bilingual_analyzer()("联邦学习 x", positions=True)]
     assert toks == [
-        ("联邦", 0), ("联", 0), ("邦学", 1), ("邦", 1), ("学习", 2), ("学", 2), ("习", 2), ("x", 3),
-    ]  # fmt: skip
+        ("联邦", 0),
+        ("联", 0),
+        ("邦学", 1),
+        ("邦", 1),
+        ("学习", 2),
+        ("学", 2),
+        ("习", 2),
+        ("x", 3),
+    ]
 
 
 def test_positions_stay_consecutive_across_scripts():
@@ -59,13 +66,27 @@ def test_a_hyphenated_word_is_indexed_as_one_word_too_at_its_last_parts_place():
     def indexed(text):
         return [(t.text, t.pos) for t in bilingual_analyzer()(text, positions=True)]
 
-    assert indexed("multi-modal learning") == [("multi", 0), ("modal", 1), ("multimod", 1),
-                                               ("learn", 2)]  # fmt: skip
-    assert indexed("state-of-the-art, GPT-4") == [("state", 0), ("art", 1),
-                                                  ("stateoftheart", 1), ("gpt", 2), ("4", 3),
-                                                  ("gpt4", 3)]  # fmt: skip
-    assert indexed("在Multi-Modal上") == [("在", 0), ("multi", 1), ("modal", 2),
-                                          ("multimod", 2), ("上", 3)]  # fmt: skip
+    assert indexed("multi-modal learning") == [
+        ("multi", 0),
+        ("modal", 1),
+        ("multimod", 1),
+        ("learn", 2),
+    ]
+    assert indexed("state-of-the-art, GPT-4") == [
+        ("state", 0),
+        ("art", 1),
+        ("stateoftheart", 1),
+        ("gpt", 2),
+        ("4", 3),
+        ("gpt4", 3),
+    ]
+    assert indexed("在Multi-Modal上") == [
+        ("在", 0),
+        ("multi", 1),
+        ("modal", 2),
+        ("multimod", 2),
+        ("上", 3),
+    ]
     assert indexed("Qwen2.5-Math-7B") == [("qwen2", 0), ("5", 1), ("math", 2), ("7b", 3)]
     # a number at its head both ways: "two-layer" and "2-layer" meet
     assert indexed("two-layer") == [("two", 0), ("layer", 1), ("twolay", 1), ("2layer", 1)]

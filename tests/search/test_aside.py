@@ -12,11 +12,19 @@ from papercli.search.query import search
 from testing import invoke
 
 LLM = {  # the papers judged to be about LLMs (tests/data/judged.yaml)
-    "iclr2026-alignment-large-language-models-llms", "iclr2026-cold-steer",
-    "iclr2026-gmpo", "iclr2026-qzo", "iclr2026-scaf-grpo", "iclr2026-nabla-reasoner",
-    "iclr2026-mass", "iclr2026-icpo", "iclr2026-mlm",
-    "iclr2026-modern-language-models-generate-chain", "iclr2026-vip", "iclr2026-ni-sampling",
-}  # fmt: skip
+    "iclr2026-alignment-large-language-models-llms",
+    "iclr2026-cold-steer",
+    "iclr2026-gmpo",
+    "iclr2026-qzo",
+    "iclr2026-scaf-grpo",
+    "iclr2026-nabla-reasoner",
+    "iclr2026-mass",
+    "iclr2026-icpo",
+    "iclr2026-mlm",
+    "iclr2026-modern-language-models-generate-chain",
+    "iclr2026-vip",
+    "iclr2026-ni-sampling",
+}
 # the four that name one only as a workload, a baseline or an item of a list
 LLM_IN_PASSING = ["iclr2026-attent", "iclr2026-frontierco", "iclr2026-mt-dao", "iclr2026-muonbp"]
 
@@ -35,22 +43,24 @@ def place(text: str, word: str) -> tuple[str, int, int]:
 
 @pytest.mark.parametrize(
     ("role", "text", "word", "expected"),
-    [("list", "涵盖 8 类组合优化问题（TSP、MIS、CVRP 等）的基准", "CVRP", True),
-     ("list", "架构（全连接、卷积、注意力）中", "注意力", True),
-     ("list", "large language models (LLMs) are", "LLMs", False),  # (an abbreviation)
-     ("list", "over baselines (SGD, Adam, Muon) by", "Adam", True),
-     ("baseline", "improvement over Adam/AdamW for training", "Adam", True),
-     ("baseline", "超越了精心调优的 AdamW 基线", "AdamW", True),
-     ("baseline", "Muon 比向量对应物 SGD-M 少", "SGD-M", True),
-     ("baseline", "We propose a variant of Adam for", "Adam", False),
-     ("experiment", "实验在 OPT-350M 微调中实现加速", "微调", True),
-     ("experiment", "提出一种微调方法", "微调", False),
-     ("result", "LLM微调省时13.01%，精度不降", "LLM", True),
-     ("result", "让 LLM 在推理时生成合成数据", "LLM", False),
-     ("workload", "在语言模型预训练中消除了差距", "语言模型", True),
-     ("workload", "for language model training.", "language model", True),
-     ("workload", "language models generate traces", "language model", False)],
-)  # fmt: skip
+    [
+        ("list", "涵盖 8 类组合优化问题（TSP、MIS、CVRP 等）的基准", "CVRP", True),
+        ("list", "架构（全连接、卷积、注意力）中", "注意力", True),
+        ("list", "large language models (LLMs) are", "LLMs", False),  # (an abbreviation)
+        ("list", "over baselines (SGD, Adam, Muon) by", "Adam", True),
+        ("baseline", "improvement over Adam/AdamW for training", "Adam", True),
+        ("baseline", "超越了精心调优的 AdamW 基线", "AdamW", True),
+        ("baseline", "Muon 比向量对应物 SGD-M 少", "SGD-M", True),
+        ("baseline", "We propose a variant of Adam for", "Adam", False),
+        ("experiment", "实验在 OPT-350M 微调中实现加速", "微调", True),
+        ("experiment", "提出一种微调方法", "微调", False),
+        ("result", "LLM微调省时13.01%，精度不降", "LLM", True),
+        ("result", "让 LLM 在推理时生成合成数据", "LLM", False),
+        ("workload", "在语言模型预训练中消除了差距", "语言模型", True),
+        ("workload", "for language model training.", "language model", True),
+        ("workload", "language models generate traces", "language model", False),
+    ],
+)
 def test_each_role_reads_the_words_around_a_mention(role, text, word, expected):
     assert aside.ROLES[role](*place(text, word)) is expected
 
@@ -99,7 +109,9 @@ def test_nothing_is_held_back_by_exact_or_where_every_paper_would_be(index):
     in passing lists them: there is nothing better (FrontierCO's "LLM Agent", in a list)."""
     held: list[str] = []
     assert {hit.id for hit in search(index, "LLM", exact=True, held=held)} >= {
-        "iclr2026-attent", "iclr2026-frontierco"}  # fmt: skip
+        "iclr2026-attent",
+        "iclr2026-frontierco",
+    }
     assert held == []
     assert [hit.id for hit in search(index, "LLM agent", held=held)] == ["iclr2026-frontierco"]
     assert held == []

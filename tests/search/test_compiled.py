@@ -46,10 +46,12 @@ def test_a_query_finds_the_names_it_holds(tmp_path):
 
 @pytest.mark.parametrize(
     ("damage", "found"),
-    [(lambda raw: raw.replace(b'federated\t[["', b'federated\t{["', 1), []),  # (its entry)
-     (lambda raw: raw.replace(b'federated-learning\t[["', b'federated-learning\t[[', 1), []),
-     (lambda raw: raw.replace(b"FL", b"\xff\xfe", 1), None)],  # (not UTF-8: no such name)
-)  # fmt: skip
+    [
+        (lambda raw: raw.replace(b'federated\t[["', b'federated\t{["', 1), []),  # (its entry)
+        (lambda raw: raw.replace(b'federated-learning\t[["', b"federated-learning\t[[", 1), []),
+        (lambda raw: raw.replace(b"FL", b"\xff\xfe", 1), None),
+    ],  # (not UTF-8: no such name)
+)
 def test_a_garbled_entry_bridges_nothing_and_raises_nothing(tmp_path, damage, found):
     raw = encode(COMPILED_SAMPLE)
     damaged = damage(raw)
@@ -80,8 +82,13 @@ def test_each_section_is_read_whole_empty_ones_too(tmp_path, abbreviated):
     abbreviation has an empty section, read as empty (not the sections after it)."""
     sample = COMPILED_SAMPLE
     if not abbreviated:  # (no name of two capitals or more: no abbreviation)
-        sample = {**sample, "concepts": {cid: [[n.lower() for n in en], zh, ex]
-                                         for cid, (en, zh, ex) in sample["concepts"].items()}}  # fmt: skip
+        sample = {
+            **sample,
+            "concepts": {
+                cid: [[n.lower() for n in en], zh, ex]
+                for cid, (en, zh, ex) in sample["concepts"].items()
+            },
+        }
     raw = encode(sample)
     (tmp_path / COMPILED).write_bytes(raw)
     glossary = QueryGlossary.load(tmp_path)

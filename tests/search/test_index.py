@@ -242,8 +242,15 @@ def test_the_parallel_writer_builds_the_same_index(tmp_path, monkeypatch):
     assert len(ix_two.ix.reader().leaf_readers()) >= 2  # really written by two processes
     assert stored(ix_one) == stored(ix_two)  # (the same documents, their concepts included)
     assert sum(bool(d["concepts"]) for d in stored(ix_two).values()) > 250
-    for text in ("muon", "联邦学习", '"vehicle routing"', "tag:quantization", "Newton-Schulz",
-                 "zephyrine", "learning"):  # fmt: skip
+    for text in (
+        "muon",
+        "联邦学习",
+        '"vehicle routing"',
+        "tag:quantization",
+        "Newton-Schulz",
+        "zephyrine",
+        "learning",
+    ):
         scores = [
             {h.id: round(h.score, 3) for h in query.search(ix, text)} for ix in (ix_one, ix_two)
         ]
@@ -290,8 +297,7 @@ except KeyboardInterrupt:
     events.append("interrupted")
 print(json.dumps(events))
 """
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=30)  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
     assert out.stdout.split() == ['["started",', '"interrupted"]'], out.stderr
 
 
@@ -304,8 +310,12 @@ def test_a_search_prints_the_same_lines_after_any_build(tmp_path, monkeypatch):
     from testing import SEEDS, invoke
 
     library = str(tmp_path / "library")
-    commands = [["search", "tag:optimizer"], ["search", "optimizer", "-n", "5"],
-                ["search", "收敛"], ["list", "--tag", "muon"]]  # fmt: skip
+    commands = [
+        ["search", "tag:optimizer"],
+        ["search", "optimizer", "-n", "5"],
+        ["search", "收敛"],
+        ["list", "--tag", "muon"],
+    ]
 
     def lines() -> list[str]:
         return [invoke("--library", library, *command).stdout for command in commands]

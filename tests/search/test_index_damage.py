@@ -33,11 +33,26 @@ def damage(path, mode: str, rng: random.Random) -> bool:
 
 # Every file of an index, a segment's by its kind ("*": the segment's id): a case each,
 # so that the cases run side by side.
-FILES = ["MAIN_*.trm", "MAIN_*.pst", "MAIN_*._stored.col", "MAIN_*._abstract_len.col",
-         "MAIN_*._concept_len.col", "MAIN_*._name_len.col", "MAIN_*._summary_len.col",
-         "MAIN_*._tag_len.col", "MAIN_*._title_len.col", "MAIN_*.sortkey.col", "MAIN_WRITELOCK",
-         "_MAIN_*.toc", "broader.json", "concepts.json", "glossary.lines", "stamps.json",
-         "state.json", "words.json"]  # fmt: skip
+FILES = [
+    "MAIN_*.trm",
+    "MAIN_*.pst",
+    "MAIN_*._stored.col",
+    "MAIN_*._abstract_len.col",
+    "MAIN_*._concept_len.col",
+    "MAIN_*._name_len.col",
+    "MAIN_*._summary_len.col",
+    "MAIN_*._tag_len.col",
+    "MAIN_*._title_len.col",
+    "MAIN_*.sortkey.col",
+    "MAIN_WRITELOCK",
+    "_MAIN_*.toc",
+    "broader.json",
+    "concepts.json",
+    "glossary.lines",
+    "stamps.json",
+    "state.json",
+    "words.json",
+]
 
 
 @pytest.fixture(scope="module")

@@ -296,13 +296,18 @@ def test_ors_are_matched_by_a_tree_and_rank_as_before(seeded_library):
             for exact in (False, True):
                 q = parse_query(index, text, None, exact, {})
                 before = [(round(s, 9), d) for s, d in searcher.search(q, limit=None).top_n]
-                arrays = [m for m in matchers(q.matcher(searcher, searcher.context()))
-                          if isinstance(m, ArrayUnionMatcher)]  # fmt: skip
+                arrays = [
+                    m
+                    for m in matchers(q.matcher(searcher, searcher.context()))
+                    if isinstance(m, ArrayUnionMatcher)
+                ]
                 tree = unions(q)
                 after = [(round(s, 9), d) for s, d in searcher.search(tree, limit=None).top_n]
                 assert after == before, (text, exact)
-                assert not any(isinstance(m, ArrayUnionMatcher)
-                               for m in matchers(tree.matcher(searcher, searcher.context()))), (text, exact)  # fmt: skip
+                assert not any(
+                    isinstance(m, ArrayUnionMatcher)
+                    for m in matchers(tree.matcher(searcher, searcher.context()))
+                ), (text, exact)
                 compared += bool(arrays)
     assert compared > 50  # (the queries that were matched by an array before)
 
@@ -318,8 +323,11 @@ def test_an_or_is_matched_without_looking_up_its_clauses_sizes(seeded_library, m
 
     looked_up = []
     real = SegmentReader.doc_frequency
-    monkeypatch.setattr(SegmentReader, "doc_frequency",
-                        lambda self, *term: looked_up.append(term) or real(self, *term))  # fmt: skip
+    monkeypatch.setattr(
+        SegmentReader,
+        "doc_frequency",
+        lambda self, *term: looked_up.append(term) or real(self, *term),
+    )
     index = PaperIndex(seeded_library).open()
     with index.searcher() as searcher:
         for text in ("muon", "optimizer", "GRPO", "muon OR adam OR sgd"):
@@ -352,8 +360,9 @@ def test_an_or_is_matched_by_the_clauses_that_match_something(seeded_library):
             found = leaves(top)
             terms = [leaf for leaf in q.leaves() if leaf.has_terms()]
             assert len(found) < len(terms), text
-            assert not any(isinstance(m, NullMatcherClass) or not m.is_active()
-                           for m in found), text  # fmt: skip
+            assert not any(isinstance(m, NullMatcherClass) or not m.is_active() for m in found), (
+                text
+            )
 
 
 def test_a_term_is_looked_up_once_a_reader(seeded_library, monkeypatch):
@@ -367,8 +376,11 @@ def test_a_term_is_looked_up_once_a_reader(seeded_library, monkeypatch):
 
     probed = []
     real = HashReader.ranges_for_key
-    monkeypatch.setattr(HashReader, "ranges_for_key",
-                        lambda self, key: probed.append((self, key)) or real(self, key))  # fmt: skip
+    monkeypatch.setattr(
+        HashReader,
+        "ranges_for_key",
+        lambda self, key: probed.append((self, key)) or real(self, key),
+    )
     index = PaperIndex(seeded_library).open()
     for text in ("训练加速", "federated learning", "大语言模型"):
         probed.clear()

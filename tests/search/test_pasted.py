@@ -22,19 +22,30 @@ def index(seeded_template):
 @pytest.mark.parametrize(
     ("reference", "paper"),
     [
-        ("J. Smith and K. Lee. Convergence of Muon with Newton-Schulz. In International "
-         "Conference on Learning Representations, 2026.",
-         "iclr2026-convergence-muon-newton-schulz"),
-        ("[12] Celo2: Towards Learned Optimization Free Lunch. arXiv preprint "
-         "arXiv:2501.00001, 2025.", "iclr2026-celo2"),
-        ("Smith et al. (2026). DeepAFL: Deep Analytic Federated Learning. ICLR.",
-         "iclr2026-deepafl"),
-        ('Lee, K. "DeepAFL: Deep Analytic Federated Learning," in Proc. ICLR, 2026',
-         "iclr2026-deepafl"),  # (IEEE style: its quotes, and a comma inside them)
-        ('Lee, K. "DeepAFL: Deep Analytic Federated Learning, in Proc. ICLR, 2026',
-         "iclr2026-deepafl"),  # (a quote lost on the way: no query, still a reference)
+        (
+            "J. Smith and K. Lee. Convergence of Muon with Newton-Schulz. In International "
+            "Conference on Learning Representations, 2026.",
+            "iclr2026-convergence-muon-newton-schulz",
+        ),
+        (
+            "[12] Celo2: Towards Learned Optimization Free Lunch. arXiv preprint "
+            "arXiv:2501.00001, 2025.",
+            "iclr2026-celo2",
+        ),
+        (
+            "Smith et al. (2026). DeepAFL: Deep Analytic Federated Learning. ICLR.",
+            "iclr2026-deepafl",
+        ),
+        (
+            'Lee, K. "DeepAFL: Deep Analytic Federated Learning," in Proc. ICLR, 2026',
+            "iclr2026-deepafl",
+        ),  # (IEEE style: its quotes, and a comma inside them)
+        (
+            'Lee, K. "DeepAFL: Deep Analytic Federated Learning, in Proc. ICLR, 2026',
+            "iclr2026-deepafl",
+        ),  # (a quote lost on the way: no query, still a reference)
     ],
-)  # fmt: skip
+)
 def test_a_reference_pasted_from_a_bibliography_finds_its_paper(index, reference, paper):
     """Its authors and venue are no paper's words: the query finds nothing, and the title
     it holds is its paper. Export takes the same text."""
@@ -53,8 +64,10 @@ def test_a_cited_papers_title_is_marked_as_a_found_one_is(index):
 
 
 def test_a_reference_list_finds_each_title_it_holds(index):
-    text = ("DeepAFL: Deep Analytic Federated Learning. ICLR 2026. Convergence of Muon with "
-            "Newton-Schulz. ICLR 2026. Zzqq Qqzz.")  # fmt: skip
+    text = (
+        "DeepAFL: Deep Analytic Federated Learning. ICLR 2026. Convergence of Muon with "
+        "Newton-Schulz. ICLR 2026. Zzqq Qqzz."
+    )
     assert {h.id for h in search(index, text)} == {
         "iclr2026-deepafl",
         "iclr2026-convergence-muon-newton-schulz",

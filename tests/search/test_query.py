@@ -58,8 +58,10 @@ def test_search_finds_every_paper_containing_the_text(index, needle):
 
 def test_phrase_and_field_queries(index):
     assert ids(search(index, '"vehicle routing"')) == {
-        "iclr2026-rrnco", "iclr2026-llr-bc", "iclr2026-l2seg",
-    }  # fmt: skip
+        "iclr2026-rrnco",
+        "iclr2026-llr-bc",
+        "iclr2026-l2seg",
+    }
     assert ids(search(index, "title:muon")) == {"iclr2026-convergence-muon-newton-schulz"}
     assert ids(search(index, "muon NOT title:muon")) == MUON - {
         "iclr2026-convergence-muon-newton-schulz"
@@ -74,9 +76,17 @@ def test_filters_narrow_a_search(index):
 
 @pytest.mark.parametrize(
     ("years", "found"),
-    [((None, 2025), False), ((1000, 2025), False), ((None, 2026), True), ((2026, None), True),
-     ((2027, None), False), ((2025, 2026), True), ((None, -1), False), ((65536, None), False)],
-)  # fmt: skip
+    [
+        ((None, 2025), False),
+        ((1000, 2025), False),
+        ((None, 2026), True),
+        ((2026, None), True),
+        ((2027, None), False),
+        ((2025, 2026), True),
+        ((None, -1), False),
+        ((65536, None), False),
+    ],
+)
 def test_a_year_range_filter_holds_only_its_years(index, years, found):
     """Whoosh's tiered ranges over unsigned numbers found the 2026 papers for ..2025."""
     assert ids(search(index, "muon", filters=Filters(year=years))) == (MUON if found else set())
@@ -84,10 +94,16 @@ def test_a_year_range_filter_holds_only_its_years(index, years, found):
 
 @pytest.mark.parametrize(
     ("query", "found"),
-    [("year:..2025", False), ("year:<=2025", False), ("year:<2026", False),
-     ("year:1990..2025", False), ("year:..2026", True), ("year:>2025", True),
-     ("year:>=2027", False)],
-)  # fmt: skip
+    [
+        ("year:..2025", False),
+        ("year:<=2025", False),
+        ("year:<2026", False),
+        ("year:1990..2025", False),
+        ("year:..2026", True),
+        ("year:>2025", True),
+        ("year:>=2027", False),
+    ],
+)
 def test_a_year_range_in_the_query_holds_only_its_years(index, query, found):
     assert ids(search(index, f"muon {query}")) == (MUON if found else set())
 
@@ -398,8 +414,11 @@ def test_the_categories_a_query_may_name_are_saved_with_each_commit(seeded_libra
     index = PaperIndex(seeded_library).open()
     assert index.saved_categories == ["优化/理论"]
     page = tmp_path / "graph.txt"
-    page.write_text("🕸️ 图学习¶\n🔬 ICLR2026 · 1 篇论文解读\n- Message Passing Without Messages\n"
-                    "-\n提出一种无需显式消息的图神经网络传播方式。\n", "utf-8")  # fmt: skip
+    page.write_text(
+        "🕸️ 图学习¶\n🔬 ICLR2026 · 1 篇论文解读\n- Message Passing Without Messages\n"
+        "-\n提出一种无需显式消息的图神经网络传播方式。\n",
+        "utf-8",
+    )
     assert len(ingest(seeded_library, [page]).new) == 1
     index = PaperIndex(seeded_library).open()
     assert index.saved_categories == ["优化/理论", "图学习"]
@@ -441,28 +460,40 @@ def test_a_title_two_papers_share_names_both(tmp_library, tmp_path):
     [
         ("Convergence of Muon with Newton-Schulz", "iclr2026-convergence-muon-newton-schulz"),
         ("DeepAFL: Deep Analytic Federated Learning", "iclr2026-deepafl"),
-        ("RRNCO: Towards Real-World Routing with Neural Combinatorial Optimization",
-         "iclr2026-rrnco"),
+        (
+            "RRNCO: Towards Real-World Routing with Neural Combinatorial Optimization",
+            "iclr2026-rrnco",
+        ),
         ("When to Restart? Exploring Escalating Restarts!", "iclr2026-sgd-er"),
         ("muonbp, & muon", "iclr2026-muonbp"),
         ("iclr2026-muonbp", "iclr2026-muonbp"),  # an id pasted
         (" iclr2026-rrnco ", "iclr2026-rrnco"),
-        ('are simply marked as ``winner" or ``loser". We theoretically demonstrate',
-         "iclr2026-semi-dpo"),  # (an abstract's LaTeX quotes, read as the index read them)
-        (r"且 Muon 比向量对应物 SGD-M 少 \(\sqrt{r}\) 倍秩损失",
-         "iclr2026-convergence-muon-newton-schulz"),  # (√ is no word the index holds)
-        ("评估了 16 个 ML 求解器（神经网络方法 + LLM Agent）与 SOTA 传统求解器的差距",
-         "iclr2026-frontierco"),  # (nor is a lone +)
+        (
+            'are simply marked as ``winner" or ``loser". We theoretically demonstrate',
+            "iclr2026-semi-dpo",
+        ),  # (an abstract's LaTeX quotes, read as the index read them)
+        (
+            r"且 Muon 比向量对应物 SGD-M 少 \(\sqrt{r}\) 倍秩损失",
+            "iclr2026-convergence-muon-newton-schulz",
+        ),  # (√ is no word the index holds)
+        (
+            "评估了 16 个 ML 求解器（神经网络方法 + LLM Agent）与 SOTA 传统求解器的差距",
+            "iclr2026-frontierco",
+        ),  # (nor is a lone +)
         ("related tasks, with which *task-specific*", "iclr2026-binomgbml"),  # (emphasis)
-        ("合成训练数据（Generator）+ 评分筛选（Scorer）+ 加权 SFT 自更新（LoRA）",
-         "iclr2026-mass"),  # (Chinese brackets inside a word)
+        (
+            "合成训练数据（Generator）+ 评分筛选（Scorer）+ 加权 SFT 自更新（LoRA）",
+            "iclr2026-mass",
+        ),  # (Chinese brackets inside a word)
         ("compositional) but are deficient", "iclr2026-semi-dpo"),  # (a half parenthetical)
         ("Adam vs SGD", "iclr2026-optimizer-choice-matters-emergence-neural"),  # (no "vs")
         ("聚类联邦学习，异构性", "iclr2026-feddag"),  # (a Chinese comma: found nothing)
-        ("Convergence of Muon with Newton-Schulz ICLR 2026",  # (venue and year, as a
-         "iclr2026-convergence-muon-newton-schulz"),  # listing shows them after the title)
+        (
+            "Convergence of Muon with Newton-Schulz ICLR 2026",  # (venue and year, as a
+            "iclr2026-convergence-muon-newton-schulz",
+        ),  # listing shows them after the title)
     ],
-)  # fmt: skip
+)
 def test_pasted_text_is_text(index, pasted, first):
     assert search(index, pasted)[0].id == first
 
@@ -501,7 +532,7 @@ def linked(tmp_path_factory):
         ("doi:10.1000/XYZ.42", "somejournal2025-muon-scalable"),
         ("http://www.example.org/muon", "somejournal2025-muon-scalable"),
     ],
-)  # fmt: skip
+)
 def test_a_pasted_link_doi_or_arxiv_id_finds_its_paper(linked, pasted, paper):
     """In search (first, alone when no other paper has its words) and where an id goes."""
     assert [h.id for h in search(linked, pasted)] == [paper]
@@ -529,21 +560,36 @@ def test_stemming_keeps_word_forms_together_and_unrelated_words_apart(index):
     assert tokens("generalization generalizes", "query") == ["generaliz", "generaliz"]
     assert tokens("generalized generalised", "query") == ["generalized", "generalized"]
     assert tokens("general distributed distribution", "query") == [
-        "general", "distribut", "distribution"]  # fmt: skip
+        "general",
+        "distribut",
+        "distribution",
+    ]
     assert len(set(tokens("converge converges convergence converged", "query"))) == 1
     assert tokens("LLMs GNNs", "query") == tokens("LLM GNN", "query")
     general_only = oracle(index, "general") - {
-        h.record.id for h in list_papers(index, Filters())
-        if re.search(r"generali[sz]", " ".join(filter(None, [h.record.title, h.record.abstract])), re.I)
-    }  # fmt: skip
+        h.record.id
+        for h in list_papers(index, Filters())
+        if re.search(
+            r"generali[sz]", " ".join(filter(None, [h.record.title, h.record.abstract])), re.I
+        )
+    }
     general_only |= {"iclr2026-ef21-muon"}  # "(generalized) smoothness regimes"
     assert general_only  # papers saying 'in general' and nothing of generalization
     assert not general_only & ids(search(index, "generalization", exact=True))
     distribution_only = oracle(index, "distribution") - {
-        h.record.id for h in list_papers(index, Filters())
-        if re.search(r"\bdistribut(?:e|ed|es|ing)\b", " ".join(filter(None, [
-            h.record.title, h.record.short_name, h.record.abstract, h.record.summary_zh])), re.I)
-    }  # fmt: skip
+        h.record.id
+        for h in list_papers(index, Filters())
+        if re.search(
+            r"\bdistribut(?:e|ed|es|ing)\b",
+            " ".join(
+                filter(
+                    None,
+                    [h.record.title, h.record.short_name, h.record.abstract, h.record.summary_zh],
+                )
+            ),
+            re.I,
+        )
+    }
     assert distribution_only and not distribution_only & ids(
         search(index, "distributed", exact=True)
     )
@@ -556,9 +602,12 @@ def test_an_optimizer_is_not_optimization(index):
 
     assert set(tokens("optimizer optimizers optimiser optimisers", "query")) == {"optimizer"}
     assert set(tokens("optimize optimizes optimized optimization optimisation", "query")) == {
-        "optimiz"}  # fmt: skip
-    said = {word: oracle(index, word) | oracle(index, word + "s")
-            for word in ("optimizer", "optimiser", "optimization", "optimisation")}  # fmt: skip
+        "optimiz"
+    }
+    said = {
+        word: oracle(index, word) | oracle(index, word + "s")
+        for word in ("optimizer", "optimiser", "optimization", "optimisation")
+    }
     optimizers = said["optimizer"] | said["optimiser"]
     tagged = {h.id for h in list_papers(index, Filters(tags=("optimizer",)))}
     optimization_only = said["optimization"] | said["optimisation"]
@@ -584,11 +633,21 @@ def test_a_generator_is_not_what_generates(index):
 
 @pytest.mark.parametrize(
     ("word", "other"),
-    [("AIME", "aim"), ("experiences", "experiments"), ("several", "severe"),
-     ("numerous", "numerical"), ("affinity", "affine"), ("minority", "minor"),
-     ("powerful", "power"), ("relative", "related"), ("objective", "object"),
-     ("critical", "critic"), ("important", "importance"), ("natural", "nature")],
-)  # fmt: skip
+    [
+        ("AIME", "aim"),
+        ("experiences", "experiments"),
+        ("several", "severe"),
+        ("numerous", "numerical"),
+        ("affinity", "affine"),
+        ("minority", "minor"),
+        ("powerful", "power"),
+        ("relative", "related"),
+        ("objective", "object"),
+        ("critical", "critic"),
+        ("important", "importance"),
+        ("natural", "nature"),
+    ],
+)
 def test_words_porter_merges_by_chance_stay_apart(index, word, other):
     """Porter2 stems each pair alike; they are unrelated words. Where the library holds
     one and not the other, searching the one does not find the other's papers."""
@@ -617,7 +676,10 @@ def test_the_architecture_and_the_field_are_not_the_verbs(index):
 
     assert tokens("transformer transformers", "query") == ["transformer", "transformer"]
     assert tokens("transform explainability explains", "query") == [
-        "transform", "explainabl", "explain"]  # fmt: skip
+        "transform",
+        "explainabl",
+        "explain",
+    ]
     assert "iclr2026-scrapl" in ids(search(index, "transform", exact=True))
     assert "iclr2026-scrapl" not in ids(search(index, "transformer", exact=True))
     explains = "iclr2026-saddle-saddle-dynamics-explains-simplicity"

@@ -276,9 +276,13 @@ def test_a_built_query_analyses_each_word_once_an_analyzer(bundled_index, monkey
 
     analysed = []
     real = FieldType.process_text
-    monkeypatch.setattr(FieldType, "process_text",
-                        lambda self, text, **kw: analysed.append((id(self.analyzer), text))
-                        or real(self, text, **kw))  # fmt: skip
+    monkeypatch.setattr(
+        FieldType,
+        "process_text",
+        lambda self, text, **kw: (
+            analysed.append((id(self.analyzer), text)) or real(self, text, **kw)
+        ),
+    )
     glossary = bundled_index.query_glossary()
     for text in ("训练加速", "accelerate training", "federated learning", "大语言模型"):
         rewritten = rewrite(text, None, glossary, {})

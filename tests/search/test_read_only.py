@@ -18,8 +18,10 @@ def read_only(seeded_library, tmp_path):
     invoke("--library", str(seeded_library.root), "list")  # its index up to date
     view = tmp_path / "read-only"
     view.mkdir()
-    for step in (["mount", "--bind", str(seeded_library.root), str(view)],
-                 ["mount", "-o", "remount,ro,bind", str(view)]):  # fmt: skip
+    for step in (
+        ["mount", "--bind", str(seeded_library.root), str(view)],
+        ["mount", "-o", "remount,ro,bind", str(view)],
+    ):
         result = subprocess.run(step, capture_output=True, text=True)
         if result.returncode != 0:
             subprocess.run(["umount", str(view)], capture_output=True)

@@ -29,8 +29,16 @@ def index(tmp_path_factory):
 def test_every_query_kind_is_judged():
     kinds = {j["kind"] for j in JUDGED}
     assert kinds == {
-        "english", "chinese", "mixed", "identifier", "phrase", "field", "fuzzy", "prefix", "boolean",
-    }  # fmt: skip
+        "english",
+        "chinese",
+        "mixed",
+        "identifier",
+        "phrase",
+        "field",
+        "fuzzy",
+        "prefix",
+        "boolean",
+    }
     assert {"muon", "联邦学习", '"vehicle routing"', "Newton-Schulz"} <= {
         j["query"] for j in JUDGED
     }

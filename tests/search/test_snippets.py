@@ -81,8 +81,13 @@ def test_the_fast_span_finder_marks_exactly_what_the_analyzer_would(digest, abst
     from papercli.search.analysis import tokens
     from papercli.search.snippets import _spans
 
-    texts = [t for doc in (digest, abstracts) for e in doc.entries
-             for t in (e.title, e.abstract, e.summary_zh) if t]  # fmt: skip
+    texts = [
+        t
+        for doc in (digest, abstracts)
+        for e in doc.entries
+        for t in (e.title, e.abstract, e.summary_zh)
+        if t
+    ]
     texts += ["∇-Reasoner and ∇Net", "配合GRPO风格, unlearning learned LEARNING_rate", "ß straße"]
     vocabulary = sorted({t for text in texts for t in tokens(text, mode="query")})
     compared = 0

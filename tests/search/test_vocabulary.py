@@ -30,9 +30,21 @@ def test_words_of_reads_title_short_name_and_abstract_as_written():
         summary_zh="联邦学习 federated",  # the Chinese summary is not part of it
     )
     assert words_of(record) == Counter(
-        {"federated": 2, "learning's": 1, "limits": 1, "fed-x": 1, "learning": 1, "we": 1,
-         "study": 1, "and": 1, "are": 1, "not": 1, "english": 1, "words": 1}
-    )  # fmt: skip
+        {
+            "federated": 2,
+            "learning's": 1,
+            "limits": 1,
+            "fed-x": 1,
+            "learning": 1,
+            "we": 1,
+            "study": 1,
+            "and": 1,
+            "are": 1,
+            "not": 1,
+            "english": 1,
+            "words": 1,
+        }
+    )
 
 
 def test_suggest_prefers_the_most_frequent_word_within_the_distance():

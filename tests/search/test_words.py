@@ -41,14 +41,21 @@ def test_each_word_is_a_word_of_its_own_and_no_name_of_the_glossary(index):
 
 @pytest.mark.parametrize(
     ("typed", "rendered"),
-    [("加速", ("acceleration", "accelerate", "speedup")),
-     ("accelerating", ("加速",)), ("Accelerated", ("加速",)), ("speedups", ("加速",)),
-     ("estimates", ("估计",)), ("estimators", ("估计器",)),  # (a thing, not its verb)
-     ("modelling", ("模型", "建模")),  # (spelt the British way)
-     ("memory", ("记忆", "内存")),  # (two words in Chinese)
-     ("sampling", ("采样",)),  # (as written, though "samples" stems as "sampling" does: 样本)
-     ("samples", ("采样", "样本")), ("muon", ()), ("加速器", ())],
-)  # fmt: skip
+    [
+        ("加速", ("acceleration", "accelerate", "speedup")),
+        ("accelerating", ("加速",)),
+        ("Accelerated", ("加速",)),
+        ("speedups", ("加速",)),
+        ("estimates", ("估计",)),
+        ("estimators", ("估计器",)),  # (a thing, not its verb)
+        ("modelling", ("模型", "建模")),  # (spelt the British way)
+        ("memory", ("记忆", "内存")),  # (two words in Chinese)
+        ("sampling", ("采样",)),  # (as written, though "samples" stems as "sampling" does: 样本)
+        ("samples", ("采样", "样本")),
+        ("muon", ()),
+        ("加速器", ()),
+    ],
+)
 def test_a_word_is_rendered_in_any_of_its_forms(typed, rendered):
     assert words.renderings(typed) == rendered
 
@@ -59,8 +66,16 @@ def test_spans_are_the_common_words_inside_a_chinese_run():
     assert words.spans("加") == [] and words.spans("") == []
 
 
-@pytest.mark.parametrize("typed", ["accelerate training", "accelerating training",
-                                   "training acceleration", "训练加速", "加速训练"])  # fmt: skip
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "accelerate training",
+        "accelerating training",
+        "training acceleration",
+        "训练加速",
+        "加速训练",
+    ],
+)
 def test_a_name_the_glossary_lacks_is_found_in_both_languages_by_its_words(index, typed):
     """No concept names training acceleration. AtteNT says only 加速训练 (in Chinese), the
     paper on Hamiltonian graph networks "Rapid Training" and 150-600 倍加速: "accelerate
@@ -90,8 +105,11 @@ def test_the_passage_holds_each_word_where_they_stand_together(index):
     训练 alone. Each word's place is now the one closest to the others'."""
     from papercli.search.snippets import MARK_END, MARK_START
 
-    (hit,) = [h for h in search(index, "accelerate training", snippet_cells=60)
-              if h.id == "iclr2026-attent"]  # fmt: skip
+    (hit,) = [
+        h
+        for h in search(index, "accelerate training", snippet_cells=60)
+        if h.id == "iclr2026-attent"
+    ]
     head, _, passage = hit.snippet.partition(": ")
     assert plain(head) == "accelerate → 加速, training → 训练"
     assert f"{MARK_START}加速训练{MARK_END}" in passage  # (both, marked as one)
@@ -123,6 +141,10 @@ def test_a_chinese_query_rendered_in_english_loads_no_british_spellings(seeded_t
         "print(len(hits), 'breame.spelling' in sys.modules)\n"
     )
     for text, loaded in (("训练加速", "False"), ("联邦学习", "False"), ("optimisation", "True")):
-        out = subprocess.run([sys.executable, "-c", code, str(seeded_template), text],
-                             capture_output=True, text=True, check=True).stdout.split()  # fmt: skip
+        out = subprocess.run(
+            [sys.executable, "-c", code, str(seeded_template), text],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
         assert int(out[0]) > 0 and out[1] == loaded, text

@@ -35,8 +35,9 @@ def test_parallel_ingests_serialise_and_searches_keep_working(tmp_path):
         start = time.perf_counter()
         result = subprocess.run(
             [str(PAPERS), "--library", str(lib), "search", "muon", "--ids"],
-            capture_output=True, text=True,
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+        )
         searches.append((result.returncode, time.perf_counter() - start, result.stdout))
         failed += [result.stderr] if result.returncode else []
     results = [(w.returncode, *w.communicate()) for w in writers]

@@ -208,15 +208,20 @@ def _changes_then_fails(path):
 @pytest.mark.parametrize(
     ("editor", "message", "kept"),
     [
-        (_removes, "the editor removed the copy it was editing; iclr2026-qzo.yaml is "
-         "unchanged", False),
-        (lambda path: 1, "the editor exited with status 1; iclr2026-qzo.yaml is unchanged",
-         False),
-        (_changes_then_fails, "the editor exited with status 1; iclr2026-qzo.yaml is "
-         "unchanged; your edit is in ", True),
+        (
+            _removes,
+            "the editor removed the copy it was editing; iclr2026-qzo.yaml is unchanged",
+            False,
+        ),
+        (lambda path: 1, "the editor exited with status 1; iclr2026-qzo.yaml is unchanged", False),
+        (
+            _changes_then_fails,
+            "the editor exited with status 1; iclr2026-qzo.yaml is unchanged; your edit is in ",
+            True,
+        ),
     ],
     ids=["removes-its-file", "fails", "changes-then-fails"],
-)  # fmt: skip
+)
 def test_a_failed_edit_keeps_the_copy_only_when_it_holds_an_edit_and_says_where(
     seeded_library, scratch_dir, editor, message, kept
 ):
@@ -263,8 +268,10 @@ def test_document_copies_no_record_cites_are_listed_and_removed(seeded_library):
         "orphaned source copy: sources/old-ba9876543210.txt: no record cites this document "
         "copy (--fix repairs it)",
     ]
-    assert fix(lib, problems) == [f"removed sources/.pending/{left.name}",
-                                  "removed sources/old-ba9876543210.txt"]  # fmt: skip
+    assert fix(lib, problems) == [
+        f"removed sources/.pending/{left.name}",
+        "removed sources/old-ba9876543210.txt",
+    ]
     assert check(lib) == [] and (waiting / "mine-000000000000.txt").exists()
 
 
@@ -299,8 +306,9 @@ def test_a_directory_named_lock_is_named_by_writers_and_doctor(seeded_library):
     ]
     (lib.lock_file / "notes.txt").write_text("someone's")  # not empty: left to its owner
     (problem,) = check(lib)
-    assert not problem.fixable and problem.message.endswith("(not empty: look inside, then "
-                                                            "remove it)")  # fmt: skip
+    assert not problem.fixable and problem.message.endswith(
+        "(not empty: look inside, then remove it)"
+    )
     (lib.lock_file / "notes.txt").unlink()
     result = CliRunner().invoke(app, ["--library", str(lib.root), "doctor", "--fix"])
     assert (result.exit_code, result.stdout) == (
@@ -322,10 +330,13 @@ def test_a_damaged_segment_is_repaired_and_said(seeded_library):
     terms = next(lib.index_dir.glob("MAIN_*.trm"))
     terms.write_bytes(os.urandom(terms.stat().st_size))
     result = _doctor(lib)
-    assert (result.exit_code, result.stdout) == (1, (
-        f"repaired: the index had a damaged file ({terms.name} changed since papers wrote "
-        f"it): rebuilt it (63 papers)\n{lib.root}: repaired; no problems left\n"
-    ))  # fmt: skip
+    assert (result.exit_code, result.stdout) == (
+        1,
+        (
+            f"repaired: the index had a damaged file ({terms.name} changed since papers wrote "
+            f"it): rebuilt it (63 papers)\n{lib.root}: repaired; no problems left\n"
+        ),
+    )
     assert (_doctor(lib).exit_code, _doctor(lib).stdout) == (0, f"{lib.root}: no problems found\n")
 
 
@@ -334,10 +345,13 @@ def test_a_damaged_state_file_is_repaired_and_said(seeded_library):
     PaperIndex(lib).open()
     (lib.index_dir / "state.json").write_text('{"version": 3', "utf-8")
     result = _doctor(lib)
-    assert (result.exit_code, result.stdout) == (1, (
-        "repaired: the index had a damaged state file (state.json): rebuilt it (63 papers)\n"
-        f"{lib.root}: repaired; no problems left\n"
-    ))  # fmt: skip
+    assert (result.exit_code, result.stdout) == (
+        1,
+        (
+            "repaired: the index had a damaged state file (state.json): rebuilt it (63 papers)\n"
+            f"{lib.root}: repaired; no problems left\n"
+        ),
+    )
 
 
 def test_what_a_killed_writer_left_in_the_index_is_found_and_removed(seeded_library):
@@ -349,16 +363,22 @@ def test_what_a_killed_writer_left_in_the_index_is_found_and_removed(seeded_libr
     (lib.index_dir / "MAIN_deadsegment0001.pst").write_bytes(b"half a segment")
     result = _doctor(lib)
     message = "left by a write that was killed or failed (--fix repairs it)"
-    assert (result.exit_code, result.stdout) == (4, (
-        f"index leftover: .index/MAIN.4242.0badf00d.tmp: {message}\n"
-        f"index leftover: .index/MAIN_deadsegment0001.pst: {message}\n"
-    ))  # fmt: skip
+    assert (result.exit_code, result.stdout) == (
+        4,
+        (
+            f"index leftover: .index/MAIN.4242.0badf00d.tmp: {message}\n"
+            f"index leftover: .index/MAIN_deadsegment0001.pst: {message}\n"
+        ),
+    )
     result = _doctor(lib, "--fix")
-    assert (result.exit_code, result.stdout) == (1, (
-        "fixed: removed .index/MAIN.4242.0badf00d.tmp\n"
-        "fixed: removed .index/MAIN_deadsegment0001.pst\n"
-        f"{lib.root}: repaired; no problems left\n"
-    ))  # fmt: skip
+    assert (result.exit_code, result.stdout) == (
+        1,
+        (
+            "fixed: removed .index/MAIN.4242.0badf00d.tmp\n"
+            "fixed: removed .index/MAIN_deadsegment0001.pst\n"
+            f"{lib.root}: repaired; no problems left\n"
+        ),
+    )
     assert not folder.exists()
     assert _doctor(lib).exit_code == 0
 
@@ -376,10 +396,14 @@ def test_an_index_write_that_did_not_finish_is_named_by_the_next_command(seeded_
     os.rename(record.with_suffix(".tmp"), record)
     (lib.index_dir / "writing.json").write_text('{"pid": 1, "since": 0}')  # (killed)
     result = invoke("--library", str(lib.root), "list", "--tag", "later", "--ids")
-    assert (result.exit_code, result.stdout, result.stderr) == (0, "iclr2026-muonbp\n", (
-        "papers: the last write to the index did not finish: brought it up to date (0 added, "
-        "1 updated, 0 removed)\n"
-    ))  # fmt: skip
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0,
+        "iclr2026-muonbp\n",
+        (
+            "papers: the last write to the index did not finish: brought it up to date (0 added, "
+            "1 updated, 0 removed)\n"
+        ),
+    )
     assert not (lib.index_dir / "writing.json").exists()
     (lib.index_dir / "writing.json").write_text('{"pid": 1, "since": 0}')
     (lib.index_dir / "state.json").unlink()

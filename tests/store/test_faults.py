@@ -81,9 +81,12 @@ def test_signals_at_random_moments_of_an_ingest(setup, tmp_path, seed):
         delay = rng.uniform(0.3, duration * 1.1)  # (Python's own start-up: its default
         # handlers, before papers installs its own, print a traceback or die silently)
         mark = f"fault-{uuid.uuid4().hex}"
-        proc = subprocess.Popen([str(PAPERS), "--library", str(library), "ingest", *docs],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                env={**os.environ, "PAPERS_FAULT_MARK": mark})  # fmt: skip
+        proc = subprocess.Popen(
+            [str(PAPERS), "--library", str(library), "ingest", *docs],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "PAPERS_FAULT_MARK": mark},
+        )
         time.sleep(delay)
         proc.send_signal(sig)  # to the main process only, as `kill` would
         where = f"run {run} (seed {seed}): {sig.name} after {delay:.2f} s"
@@ -100,7 +103,9 @@ def test_signals_at_random_moments_of_an_ingest(setup, tmp_path, seed):
             assert proc.returncode == -signal.SIGKILL, where
         else:
             assert (proc.returncode, err.strip().splitlines()[-1:]) == (
-                ENDINGS[sig][0], [ENDINGS[sig][1]]), f"{where}: {err[-500:]}"  # fmt: skip
+                ENDINGS[sig][0],
+                [ENDINGS[sig][1]],
+            ), f"{where}: {err[-500:]}"
         if sig != signal.SIGKILL:  # a clean exit leaves nothing half done, even past the
             assert snapshot(library) in (before, after), where  # commit point
             assert index_leftovers(library) == [], where  # (nor a temporary file)
@@ -122,8 +127,11 @@ def small_disk(tmp_path):
     """A 40 MiB tmpfs of the test's own (root only: skipped, with the reason, otherwise)."""
     mount = tmp_path / "disk"
     mount.mkdir()
-    result = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=40m", "tmpfs", str(mount)],
-                            capture_output=True, text=True)  # fmt: skip
+    result = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=40m", "tmpfs", str(mount)],
+        capture_output=True,
+        text=True,
+    )
     if result.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {result.stderr.strip() or result.returncode}")
     yield mount
@@ -138,9 +146,13 @@ def test_a_disk_that_fills_ends_the_command_in_one_line(setup, small_disk, free_
     filler.write_bytes(b"\0" * (total - free_mib * 2**20))
     library = small_disk / "lib"
     mark = f"disk-{uuid.uuid4().hex}"
-    result = subprocess.run([str(PAPERS), "--library", str(library), "ingest", *docs],
-                            capture_output=True, text=True, timeout=120,
-                            env={**os.environ, "PAPERS_FAULT_MARK": mark})  # fmt: skip
+    result = subprocess.run(
+        [str(PAPERS), "--library", str(library), "ingest", *docs],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PAPERS_FAULT_MARK": mark},
+    )
     assert gone_within(mark, 5) == []
     assert "Traceback" not in result.stderr
     if result.returncode != 0:

@@ -63,24 +63,41 @@ def bombed(tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "args",
-    [["search", "muon"], ["list"], ["show", "iclr2026-rrnco"], ["export", "--format", "json"],
-     ["retag"], ["similar", "iclr2026-ef21-muon"]],
-)  # fmt: skip
+    [
+        ["search", "muon"],
+        ["list"],
+        ["show", "iclr2026-rrnco"],
+        ["export", "--format", "json"],
+        ["retag"],
+        ["similar", "iclr2026-ef21-muon"],
+    ],
+)
 def test_a_yaml_bomb_costs_only_its_own_record(bombed, args):
-    result = subprocess.run([str(PAPERS), "--library", str(bombed), *args], capture_output=True,
-                            text=True, timeout=60, preexec_fn=limited_memory)  # fmt: skip
+    result = subprocess.run(
+        [str(PAPERS), "--library", str(bombed), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=limited_memory,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout and "Traceback" not in result.stderr
-    for name in ("iclr2026-qzo.yaml line 6: YAML anchors",
-                 "iclr2026-muonbp.yaml line 41: YAML anchors"):  # fmt: skip
+    for name in (
+        "iclr2026-qzo.yaml line 6: YAML anchors",
+        "iclr2026-muonbp.yaml line 41: YAML anchors",
+    ):
         assert name in result.stderr  # each bomb named with its file and line
 
 
 @pytest.mark.slow
 def test_doctor_names_each_bomb(bombed):
-    result = subprocess.run([str(PAPERS), "--library", str(bombed), "doctor"],
-                            capture_output=True, text=True, timeout=60,
-                            preexec_fn=limited_memory)  # fmt: skip
+    result = subprocess.run(
+        [str(PAPERS), "--library", str(bombed), "doctor"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=limited_memory,
+    )
     assert result.returncode == 4  # (problems remain)
     assert "invalid record: papers/iclr2026-qzo.yaml: line 6: YAML anchors" in result.stdout
     assert "invalid record: papers/iclr2026-muonbp.yaml: line 41: YAML anchors" in result.stdout

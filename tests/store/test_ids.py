@@ -11,23 +11,41 @@ from papercli.store.record import ID_RE
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (("ICLR", 2026, "RRNCO", "RRNCO: Towards Real-World Routing", None, None), "iclr2026-rrnco"),
+        (
+            ("ICLR", 2026, "RRNCO", "RRNCO: Towards Real-World Routing", None, None),
+            "iclr2026-rrnco",
+        ),
         (("ICLR", 2026, "∇-Reasoner", None, None, None), "iclr2026-nabla-reasoner"),
         (("ICLR", 2026, "Πnet", None, None, None), "iclr2026-pinet"),
-        (("ICLR", 2026, None, "Convergence of Muon with Newton-Schulz", None, None),
-         "iclr2026-convergence-muon-newton-schulz"),
-        (("NeurIPS", 2025, None, None, "We study *sparse* $K$-means in the wild today.", None),
-         "neurips2025-study-sparse-k-means-wild"),
+        (
+            ("ICLR", 2026, None, "Convergence of Muon with Newton-Schulz", None, None),
+            "iclr2026-convergence-muon-newton-schulz",
+        ),
+        (
+            ("NeurIPS", 2025, None, None, "We study *sparse* $K$-means in the wild today.", None),
+            "neurips2025-study-sparse-k-means-wild",
+        ),
         (("ICLR", 2026, None, None, None, "只有中文摘要。"), "iclr2026-paper-f3eb898b"),
         ((None, None, "../../etc/passwd", None, None, None), "paper-etc-passwd"),
         # a long venue name by its initials, or the acronym it gives in brackets
-        (("Journal of Machine Learning Research", 2020, None, "Muon for Journals", None, None),
-         "jmlr2020-muon-journals"),
-        (("2020 19th IEEE International Conference on Machine Learning and Applications (ICMLA)",
-          2020, None, "Not ICML", None, None), "icmla2020-not-icml"),
+        (
+            ("Journal of Machine Learning Research", 2020, None, "Muon for Journals", None, None),
+            "jmlr2020-muon-journals",
+        ),
+        (
+            (
+                "2020 19th IEEE International Conference on Machine Learning and Applications (ICMLA)",
+                2020,
+                None,
+                "Not ICML",
+                None,
+                None,
+            ),
+            "icmla2020-not-icml",
+        ),
         (("Some Venue", 2021, None, "A Thing", None, None), "somevenue2021-thing"),
     ],
-)  # fmt: skip
+)
 def test_base_ids(args, expected):
     rid = base_id(*args)
     assert rid == expected

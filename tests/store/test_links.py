@@ -28,7 +28,7 @@ from papercli.store.links import link_key, link_keys
         ("10.5", None),
         ("title:muon", None),
     ],
-)  # fmt: skip
+)
 def test_link_key(text, key):
     assert link_key(text) == key
 

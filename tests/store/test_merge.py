@@ -38,10 +38,13 @@ def test_rrnco_digest_entry_and_abstract_are_one_paper():
 def test_same_short_name_but_unrelated_abstract_stays_separate():
     digest = seed_entry(DIGEST, lambda e: e.short_name == "RRNCO")
     other = Entry(
-        line=3, venue="ICLR", year=2026, short_name="RRNCO",
+        line=3,
+        venue="ICLR",
+        year=2026,
+        short_name="RRNCO",
         abstract="We introduce RRNCO, a recurrent network for protein folding that predicts "
         "contact maps from sequence alone and beats strong baselines on CASP benchmarks.",
-    )  # fmt: skip
+    )
     assert not same_paper(new_record("x", digest, SRC), other)
 
 
@@ -98,15 +101,36 @@ def test_one_arxiv_identifier_is_one_paper_and_the_conference_takes_arxivs_place
     one paper. Its ICLR 2015 entry naming the preprint joins it and gives the venue. Another
     preprint of the same short name, venue and year is another paper."""
     title = "Adam: A method for stochastic optimization"
-    scholar = Entry(line=1, venue="arXiv", year=2014, title=title, short_name="Adam",
-                    urls=["https://arxiv.org/abs/1412.6980"])  # fmt: skip
-    arxiv = Entry(line=9, venue="arXiv", year=2017, title=title.title(),
-                  urls=["https://arxiv.org/pdf/1412.6980v9"])  # fmt: skip
-    published = Entry(line=20, venue="ICLR", year=2015, title=title.title(),
-                      urls=["https://arxiv.org/abs/1412.6980"])  # fmt: skip
-    other = Entry(line=30, venue="arXiv", year=2014, short_name="Adam",
-                  abstract="Adam, an optimizer for stochastic objectives, adapts its steps.",
-                  urls=["https://arxiv.org/abs/1412.6981"])  # fmt: skip
+    scholar = Entry(
+        line=1,
+        venue="arXiv",
+        year=2014,
+        title=title,
+        short_name="Adam",
+        urls=["https://arxiv.org/abs/1412.6980"],
+    )
+    arxiv = Entry(
+        line=9,
+        venue="arXiv",
+        year=2017,
+        title=title.title(),
+        urls=["https://arxiv.org/pdf/1412.6980v9"],
+    )
+    published = Entry(
+        line=20,
+        venue="ICLR",
+        year=2015,
+        title=title.title(),
+        urls=["https://arxiv.org/abs/1412.6980"],
+    )
+    other = Entry(
+        line=30,
+        venue="arXiv",
+        year=2014,
+        short_name="Adam",
+        abstract="Adam, an optimizer for stochastic objectives, adapts its steps.",
+        urls=["https://arxiv.org/abs/1412.6981"],
+    )
     record = new_record("arxiv2014-adam", scholar, SRC)
     assert same_paper(record, arxiv) and not same_paper(record, other)
     merge_entry(record, arxiv, SRC2)
@@ -131,8 +155,13 @@ def test_a_preprint_meets_its_published_version_by_title_and_two_venues_do_not()
     assert (record.venue, record.year) == ("ICML", 2024)
     conference = new_record("icml2024-dora", published, SRC)
     assert not same_paper(conference, elsewhere)  # two conferences: two papers, as before
-    one = Entry(line=1, venue="arXiv", year=2024, title="Scaling Laws",
-                urls=["https://arxiv.org/abs/2401.00001"])  # fmt: skip
+    one = Entry(
+        line=1,
+        venue="arXiv",
+        year=2024,
+        title="Scaling Laws",
+        urls=["https://arxiv.org/abs/2401.00001"],
+    )
     other = dataclasses.replace(one, line=2, urls=["https://arxiv.org/abs/2402.00002"])
     assert not same_paper(new_record("arxiv2024-scaling-laws", one, SRC), other)  # two preprints
 
@@ -147,10 +176,23 @@ def test_a_revised_bibtex_entry_changes_what_its_file_changed_and_nothing_else()
     digest = Entry(
         line=5, venue="ICLR", year=2026, title="Muon for Jounrals", summary_zh="提出 Muon。"
     )
-    v1_entry = Entry(line=1, venue="ICLR", year=2026, title="Muon for Jounrals", abstract="We study Muon.",
-                     urls=["https://a.org/1"], citekey="muon26")  # fmt: skip
-    v2_entry = Entry(line=3, venue="ICLR", year=2026, title="Muon for Journals", urls=["https://a.org/2"],
-                     citekey="muon26")  # fmt: skip
+    v1_entry = Entry(
+        line=1,
+        venue="ICLR",
+        year=2026,
+        title="Muon for Jounrals",
+        abstract="We study Muon.",
+        urls=["https://a.org/1"],
+        citekey="muon26",
+    )
+    v2_entry = Entry(
+        line=3,
+        venue="ICLR",
+        year=2026,
+        title="Muon for Journals",
+        urls=["https://a.org/2"],
+        citekey="muon26",
+    )
     v1 = Source("sources/refs-aaa.bib", "refs.bib", 1, "bibtex", v1_entry.fields())
     v2 = Source("sources/refs-bbb.bib", "refs.bib", 3, "bibtex", v2_entry.fields())
     record = new_record(
@@ -163,7 +205,12 @@ def test_a_revised_bibtex_entry_changes_what_its_file_changed_and_nothing_else()
     assert earlier_version(record, v2_entry, v2) == v1
     assert revise_entry(record, v2_entry, v1_entry, v2, v1)
     assert (record.title, record.abstract, record.summary_zh, record.short_name, record.urls) == (
-        "Muon for Journals", None, "提出 Muon。", "MuonJ", ["https://a.org/2"])  # fmt: skip
+        "Muon for Journals",
+        None,
+        "提出 Muon。",
+        "MuonJ",
+        ["https://a.org/2"],
+    )
     assert [s.document for s in record.sources] == ["sources/d.txt", "sources/refs-bbb.bib"]
     unrelated = Entry(
         line=3, venue="ICLR", year=2026, title="Sparse Attention at Scale", citekey="muon26"

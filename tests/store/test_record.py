@@ -8,9 +8,29 @@ from papercli.errors import RecordError
 from papercli.store.record import FIELDS, Record, Source
 from papercli.store.yamlio import dump_yaml, load_yaml
 
-HOSTILE = ["yes", "null", "~", "!!python/object:os.system", "key: value", "- item", "[mask] [/]",
-           "{", "%", "|", "\x1b[31mred\x1b[0m", "line\nbreak", "  spaced  ", "'quoted\"", "#hash",
-           "@article{x,", "..", "a/b", "0x1F", "1e3", "2026"]  # fmt: skip
+HOSTILE = [
+    "yes",
+    "null",
+    "~",
+    "!!python/object:os.system",
+    "key: value",
+    "- item",
+    "[mask] [/]",
+    "{",
+    "%",
+    "|",
+    "\x1b[31mred\x1b[0m",
+    "line\nbreak",
+    "  spaced  ",
+    "'quoted\"",
+    "#hash",
+    "@article{x,",
+    "..",
+    "a/b",
+    "0x1F",
+    "1e3",
+    "2026",
+]
 
 
 def full_record() -> Record:
@@ -111,13 +131,19 @@ def test_a_remote_source_and_keywords_round_trip():
 
     record = full_record()
     record.keywords = ["muon", "orthogonalization"]
-    record.sources.append(Source("openreview:abc", "OpenReview", 0, "openreview", ["title"],
-                                 fetched="2026-12-01"))  # fmt: skip
+    record.sources.append(
+        Source("openreview:abc", "OpenReview", 0, "openreview", ["title"], fetched="2026-12-01")
+    )
     data = record.to_dict()
     assert data["keywords"] == ["muon", "orthogonalization"]
-    assert data["sources"][-1] == {"document": "openreview:abc", "name": "OpenReview", "line": 0,
-                                   "format": "openreview", "fields": ["title"],
-                                   "fetched": "2026-12-01"}  # fmt: skip
+    assert data["sources"][-1] == {
+        "document": "openreview:abc",
+        "name": "OpenReview",
+        "line": 0,
+        "format": "openreview",
+        "fields": ["title"],
+        "fetched": "2026-12-01",
+    }
     assert "fetched" not in data["sources"][0]  # (a document's copy: no date)
     back = Record.from_dict(load_yaml(dump_yaml(data), "r.yaml"))
     assert back == record

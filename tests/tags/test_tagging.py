@@ -92,7 +92,9 @@ def test_tag_command(seeded_library):
     assert none.stderr == "papers: say what to do: --add TAG and/or --remove TAG\n"
     plus = runner.invoke(app, [*lib, "tag", "iclr2026-qzo", "+reading-list"])
     assert (plus.exit_code, plus.stderr) == (
-        2, "papers: '+reading-list' is not a paper id: add the tag with --add reading-list\n")  # fmt: skip
+        2,
+        "papers: '+reading-list' is not a paper id: add the tag with --add reading-list\n",
+    )
 
 
 def test_tags_command_shows_aliases(seeded_library):

@@ -197,12 +197,28 @@ def test_resolve_on_a_small_taxonomy_prefers_the_first_tag_for_a_shared_alias():
 
 
 REQUIRED_TAGS = {
-    "optimizer", "muon", "adam", "federated-learning", "llm", "reasoning",
-    "reinforcement-learning", "grpo", "vehicle-routing", "combinatorial-optimization",
-    "diffusion", "quantization", "zeroth-order", "bilevel-optimization", "convergence-theory",
-    "meta-learning", "transformers", "uncertainty", "graph-neural-networks", "generalization",
+    "optimizer",
+    "muon",
+    "adam",
+    "federated-learning",
+    "llm",
+    "reasoning",
+    "reinforcement-learning",
+    "grpo",
+    "vehicle-routing",
+    "combinatorial-optimization",
+    "diffusion",
+    "quantization",
+    "zeroth-order",
+    "bilevel-optimization",
+    "convergence-theory",
+    "meta-learning",
+    "transformers",
+    "uncertainty",
+    "graph-neural-networks",
+    "generalization",
     "alignment",
-}  # fmt: skip
+}
 
 
 def test_shipped_file_loads_with_enough_tags(tax):
@@ -349,32 +365,56 @@ DIGEST_EXPECTED = {
     "Convergence of Muon with Newton-Schulz": {"optimizer", "muon", "convergence-theory"},
     "FedDAG": {"federated-learning"},
     "RRNCO": {
-        "combinatorial-optimization", "neural-combinatorial-optimization", "vehicle-routing",
+        "combinatorial-optimization",
+        "neural-combinatorial-optimization",
+        "vehicle-routing",
     },
     "Scaf-GRPO": {
-        "llm", "reasoning", "mathematical-reasoning", "reinforcement-learning", "grpo",
+        "llm",
+        "reasoning",
+        "mathematical-reasoning",
+        "reinforcement-learning",
+        "grpo",
     },
     "Learning to Solve Orienteering Problem": {
-        "combinatorial-optimization", "neural-combinatorial-optimization", "vehicle-routing",
+        "combinatorial-optimization",
+        "neural-combinatorial-optimization",
+        "vehicle-routing",
     },
     "A Convergence Analysis of Adaptive Optimizers": {
-        "optimizer", "adam", "muon", "convergence-theory", "quantization",
+        "optimizer",
+        "adam",
+        "muon",
+        "convergence-theory",
+        "quantization",
     },
     "HiSo": {
-        "second-order-methods", "zeroth-order", "convergence-theory", "federated-learning",
+        "second-order-methods",
+        "zeroth-order",
+        "convergence-theory",
+        "federated-learning",
         "communication-efficiency",
     },
     "Celo2": {"optimizer", "learned-optimizers", "generalization", "meta-learning"},
     "STARS": {
-        "riemannian-optimization", "activation-steering", "reasoning", "test-time-compute",
+        "riemannian-optimization",
+        "activation-steering",
+        "reasoning",
+        "test-time-compute",
     },
     "∇-Reasoner": {"llm", "reasoning", "mathematical-reasoning", "test-time-compute"},
     "MASS": {
-        "bilevel-optimization", "meta-learning", "llm", "mathematical-reasoning",
+        "bilevel-optimization",
+        "meta-learning",
+        "llm",
+        "mathematical-reasoning",
         "test-time-compute",
     },
     "MT-DAO": {
-        "optimizer", "convergence-theory", "distributed-training", "communication-efficiency",
+        "optimizer",
+        "convergence-theory",
+        "distributed-training",
+        "communication-efficiency",
         "llm",
     },
     "Optimizer Choice Matters": {"optimizer", "adam", "neural-collapse"},
@@ -382,40 +422,54 @@ DIGEST_EXPECTED = {
     "Unifying Formal Explanations": {"interpretability"},
     "SCRAPL": {"variance-reduction"},
     "Generalization Below the Edge of Stability": {
-        "sharpness", "implicit-bias", "generalization",
+        "sharpness",
+        "implicit-bias",
+        "generalization",
     },
     "DeepAFL": {"federated-learning"},
     "Constraint Matters": {"graph-neural-networks", "integer-programming"},
-}  # fmt: skip
+}
 
 ABSTRACTS_EXPECTED = {
     "MuonBP": {"optimizer", "muon", "convergence-theory", "distributed-training", "llm"},
     "QZO": {"zeroth-order", "quantization", "memory-efficiency", "llm"},
     "GMPO": {"llm", "reasoning", "mathematical-reasoning", "reinforcement-learning", "grpo"},
     "RRNCO": {
-        "combinatorial-optimization", "neural-combinatorial-optimization", "vehicle-routing",
+        "combinatorial-optimization",
+        "neural-combinatorial-optimization",
+        "vehicle-routing",
     },
     "EF21-Muon": {
-        "optimizer", "muon", "convergence-theory", "distributed-training",
+        "optimizer",
+        "muon",
+        "convergence-theory",
+        "distributed-training",
         "communication-efficiency",
     },
     "Semi-DPO": {
-        "semi-supervised-learning", "label-noise", "diffusion", "preference-optimization",
+        "semi-supervised-learning",
+        "label-noise",
+        "diffusion",
+        "preference-optimization",
         "alignment",
     },
     "KL-Shampoo": {"optimizer", "adam"},
     "LLR-BC": {
-        "continual-learning", "combinatorial-optimization", "neural-combinatorial-optimization",
+        "continual-learning",
+        "combinatorial-optimization",
+        "neural-combinatorial-optimization",
         "vehicle-routing",
     },
     "NI Sampling": {"diffusion", "llm", "inference-efficiency"},
     "iJKOnet": {"optimal-transport"},
     "MPU": {"uncertainty"},
     "RFedAGS": {
-        "convergence-theory", "riemannian-optimization", "federated-learning",
+        "convergence-theory",
+        "riemannian-optimization",
+        "federated-learning",
         "distributed-training",
     },
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("key", sorted(DIGEST_EXPECTED))
@@ -433,13 +487,21 @@ def test_untitled_abstracts_are_tagged_by_their_text(tax, abstracts):
         return next(e for e in abstracts.entries if e.abstract.startswith(words))
 
     assert tags_of(tax, starting("The alignment of Large Language Models")) == {
-        "meta-learning", "label-noise", "llm", "preference-optimization", "alignment",
-    }  # fmt: skip
+        "meta-learning",
+        "label-noise",
+        "llm",
+        "preference-optimization",
+        "alignment",
+    }
     assert tags_of(tax, starting("Conventional supervised learning")) == {"distribution-shift"}
     assert tags_of(tax, starting("Modern language models generate chain-of-thought")) == {
-        "transformers", "llm", "reasoning", "chain-of-thought", "inference-efficiency",
+        "transformers",
+        "llm",
+        "reasoning",
+        "chain-of-thought",
+        "inference-efficiency",
         "reinforcement-learning",
-    }  # fmt: skip
+    }
 
 
 def test_rrnco_gets_the_same_tags_from_both_documents(tax, digest, abstracts):
@@ -474,12 +536,26 @@ def test_which_digest_papers_are_federated_reasoning_and_llm(tax, digest):
 
     assert tagged("federated-learning") == ["HiSo", "DeepAFL", "FedDAG"]
     assert tagged("reasoning") == [
-        "VIP", "CogFlow", "STARS", "MLM", "∇-Reasoner", "ICPO", "Scaf-GRPO",
-    ]  # fmt: skip
+        "VIP",
+        "CogFlow",
+        "STARS",
+        "MLM",
+        "∇-Reasoner",
+        "ICPO",
+        "Scaf-GRPO",
+    ]
     assert tagged("llm") == [
-        "VIP", "COLD-Steer", "FrontierCO", "MLM", "MT-DAO", "∇-Reasoner", "AtteNT", "ICPO",
-        "Scaf-GRPO", "MASS",
-    ]  # fmt: skip
+        "VIP",
+        "COLD-Steer",
+        "FrontierCO",
+        "MLM",
+        "MT-DAO",
+        "∇-Reasoner",
+        "AtteNT",
+        "ICPO",
+        "Scaf-GRPO",
+        "MASS",
+    ]
 
 
 def test_inference_senses_of_tui_li_do_not_make_digest_papers_reasoning(tax, digest):

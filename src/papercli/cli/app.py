@@ -48,8 +48,23 @@ Exit codes: 0 success · 1 nothing found (or doctor found problems) ·
             130 interrupted (Ctrl-C) · 143 terminated · 141 the reader left
 """
 ADD_PAPERS = "papers ingest FILE… (or papers ingest --sample for two example documents)"
-ORDER = ("ingest", "search", "similar", "list", "show", "tags", "tag", "retag", "export",
-         "enrich", "index", "edit", "doctor", "config", "stats")  # fmt: skip
+ORDER = (
+    "ingest",
+    "search",
+    "similar",
+    "list",
+    "show",
+    "tags",
+    "tag",
+    "retag",
+    "export",
+    "enrich",
+    "index",
+    "edit",
+    "doctor",
+    "config",
+    "stats",
+)
 SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
 
 
@@ -211,14 +226,23 @@ def _flag(name: str, value_of):
 def _shared_options() -> list[TyperOption]:
     """--library and --no-color, accepted after the command name as well as before."""
     return [
-        TyperOption(param_decls=["--library", "-L"], type=Path, expose_value=False,
-                    callback=_flag("library", str), metavar="DIR",
-                    help="Library folder (default: $PAPERS_LIBRARY, the library setting, "
-                         "else the user data folder)."),
-        TyperOption(param_decls=["--no-color"], is_flag=True, expose_value=False,
-                    callback=_flag("color", lambda _v: "never"),
-                    help="No colour, even on a terminal (also NO_COLOR)."),
-    ]  # fmt: skip
+        TyperOption(
+            param_decls=["--library", "-L"],
+            type=Path,
+            expose_value=False,
+            callback=_flag("library", str),
+            metavar="DIR",
+            help="Library folder (default: $PAPERS_LIBRARY, the library setting, "
+            "else the user data folder).",
+        ),
+        TyperOption(
+            param_decls=["--no-color"],
+            is_flag=True,
+            expose_value=False,
+            callback=_flag("color", lambda _v: "never"),
+            help="No colour, even on a terminal (also NO_COLOR).",
+        ),
+    ]
 
 
 def _completion_options() -> list[TyperOption]:
@@ -227,15 +251,32 @@ def _completion_options() -> list[TyperOption]:
     from . import completion
 
     return [
-        TyperOption(param_decls=["--install-completion"], is_flag=True, expose_value=False,
-                    is_eager=True, callback=completion.install, metavar="[SHELL]",
-                    help="Install shell completion [bash|zsh|fish] (default: this shell)."),
-        TyperOption(param_decls=["--show-completion"], is_flag=True, expose_value=False,
-                    is_eager=True, callback=completion.show, metavar="[SHELL]",
-                    help="Print the completion script [bash|zsh|fish] (default: this shell)."),
-        TyperOption(param_decls=["--completion-shell"], hidden=True, expose_value=False,
-                    is_eager=True, callback=completion.remember_shell),
-    ]  # fmt: skip
+        TyperOption(
+            param_decls=["--install-completion"],
+            is_flag=True,
+            expose_value=False,
+            is_eager=True,
+            callback=completion.install,
+            metavar="[SHELL]",
+            help="Install shell completion [bash|zsh|fish] (default: this shell).",
+        ),
+        TyperOption(
+            param_decls=["--show-completion"],
+            is_flag=True,
+            expose_value=False,
+            is_eager=True,
+            callback=completion.show,
+            metavar="[SHELL]",
+            help="Print the completion script [bash|zsh|fish] (default: this shell).",
+        ),
+        TyperOption(
+            param_decls=["--completion-shell"],
+            hidden=True,
+            expose_value=False,
+            is_eager=True,
+            callback=completion.remember_shell,
+        ),
+    ]
 
 
 class PapersGroup(TyperGroup):
@@ -265,10 +306,12 @@ class PapersGroup(TyperGroup):
             if shell in SHELLS:
                 args = [*args[:i], f"--completion-shell={shell}", arg, *args[i + 2 :]]
                 break
-            if not shell.startswith("-") and shell not in self.commands:  # (tcsh: not the
-                # detected shell's script in its place)
-                ctx.fail(f"{arg} {shell}: papers completes {', '.join(SHELLS[:3])} and "
-                         f"PowerShell ({', '.join(SHELLS[3:])})")  # fmt: skip
+            # (tcsh: an error, not the detected shell's script in its place)
+            if not shell.startswith("-") and shell not in self.commands:
+                ctx.fail(
+                    f"{arg} {shell}: papers completes {', '.join(SHELLS[:3])} and "
+                    f"PowerShell ({', '.join(SHELLS[3:])})"
+                )
         return super().parse_args(ctx, args)
 
     def _main_shell_completion(self, ctx_args, prog_name, complete_var=None) -> None:
@@ -398,8 +441,12 @@ def _words_after_options(params, args: list[str]) -> list[str]:
     word starts with a dash; as they are otherwise. Options are the command's own (and
     their values, -h among them) and anything starting with ``--``."""
     names = {o for p in params for o in (*p.opts, *p.secondary_opts)}
-    valued = {o for p in params if p.param_type_name == "option" and not p.is_flag
-              and not p.count for o in p.opts}  # fmt: skip
+    valued = {
+        o
+        for p in params
+        if p.param_type_name == "option" and not p.is_flag and not p.count
+        for o in p.opts
+    }
     options, words, rest = [], [], iter(args)
     for arg in rest:
         if arg == "--":
@@ -484,15 +531,21 @@ def _ids_for_completion(ctx: typer.Context, incomplete: str) -> list[str]:
 
 TagOpt = Annotated[
     list[str] | None,
-    typer.Option("--tag", "-t", help="Only papers with this tag (repeat: all must match).",
-                 autocompletion=_tags_for_completion),
-]  # fmt: skip
+    typer.Option(
+        "--tag",
+        "-t",
+        help="Only papers with this tag (repeat: all must match).",
+        autocompletion=_tags_for_completion,
+    ),
+]
 PaperArg = Annotated[
     str,
-    typer.Argument(metavar="ID",
-                   help="An id, a unique prefix of one, a citation key, a link or the title.",
-                   autocompletion=_ids_for_completion),
-]  # fmt: skip
+    typer.Argument(
+        metavar="ID",
+        help="An id, a unique prefix of one, a citation key, a link or the title.",
+        autocompletion=_ids_for_completion,
+    ),
+]
 
 
 def _register_commands() -> None:

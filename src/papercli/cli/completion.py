@@ -67,8 +67,11 @@ def show(ctx: typer.Context, _param, value: bool) -> None:
         return
     from typer._completion_shared import get_completion_script
 
-    typer.echo(get_completion_script(prog_name="papers", complete_var="_PAPERS_COMPLETE",
-                                     shell=_shell(ctx)))  # fmt: skip
+    typer.echo(
+        get_completion_script(
+            prog_name="papers", complete_var="_PAPERS_COMPLETE", shell=_shell(ctx)
+        )
+    )
     raise typer.Exit()
 
 
@@ -77,7 +80,8 @@ def install(ctx: typer.Context, _param, value: bool) -> None:
         return
     from typer._completion_shared import install as install_script
 
-    shell, path = install_script(shell=_shell(ctx), prog_name="papers",
-                                 complete_var="_PAPERS_COMPLETE")  # fmt: skip
+    shell, path = install_script(
+        shell=_shell(ctx), prog_name="papers", complete_var="_PAPERS_COMPLETE"
+    )
     typer.echo(f"{shell} completion installed in {path}; it takes effect in a new shell")
     raise typer.Exit()

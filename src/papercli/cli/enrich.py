@@ -53,8 +53,14 @@ def enrich(
         raise UsageError("name the papers to enrich, or --all (not both)")
     library = session.library()
     api = session.settings["openreview_api"].value
-    report = run_enrich(library, None if everything else list(ids or []), api, refresh=refresh,
-                        dry_run=dry_run, progress=session.env.progress)  # fmt: skip
+    report = run_enrich(
+        library,
+        None if everything else list(ids or []),
+        api,
+        refresh=refresh,
+        dry_run=dry_run,
+        progress=session.env.progress,
+    )
     for problem in report.skipped:
         session.env.warn(f"{problem}; skipped (fix it with papers edit)")
     print_enrichment(session.env, report, json_out)
@@ -69,18 +75,24 @@ def summary(report, dry_run: bool) -> list[str]:
         how = "downloaded" if venueid in report.downloaded else "cached, fetched"
         n = len(listed.raw)
         lines.append(f"{venueid}: {n:,} accepted paper{'s' * (n != 1)} ({how} {listed.fetched})")
-    matched = [f"{report.count(how)} by {how}" for how in ("abstract", "title", "fuzzy")
-               if report.count(how)]  # fmt: skip
+    matched = [
+        f"{report.count(how)} by {how}"
+        for how in ("abstract", "title", "fuzzy")
+        if report.count(how)
+    ]
     changed = len(report.changed) if dry_run else len(report.written)
     verb = "would change" if dry_run else "changed"
     tail = " (dry run)" if dry_run else ""
     n = len(report.outcomes)
-    lines.append(f"{n} paper{'s' * (n != 1)}: {', '.join(matched) or 'none matched'}; "
-                 f"{verb} {changed}{tail}")  # fmt: skip
+    lines.append(
+        f"{n} paper{'s' * (n != 1)}: {', '.join(matched) or 'none matched'}; {verb} {changed}{tail}"
+    )
     for outcome in report.outcomes:
         if outcome.reason:
             lines.append(f"{outcome.id}: {outcome.reason}")
     for forum, ids in report.shared().items():
-        lines.append(f"{', '.join(ids)}: all are openreview:{forum}, one paper in several "
-                     "records (papers keeps them; merge them by hand)")  # fmt: skip
+        lines.append(
+            f"{', '.join(ids)}: all are openreview:{forum}, one paper in several "
+            "records (papers keeps them; merge them by hand)"
+        )
     return lines

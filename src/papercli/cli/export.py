@@ -60,8 +60,8 @@ def export(
     fmt = fmt or session.settings["export_format"].value
     if fmt not in exporters.FORMATS:
         raise UsageError(f"unknown format {fmt!r} (choose {FORMAT_NAMES})")
-    if output is not None and output.is_dir():  # (renaming over it would fail at the end,
-        # naming the temporary file)
+    # (renaming over a folder would fail at the end, naming the temporary file)
+    if output is not None and output.is_dir():
         raise UsageError(f"{output} is a folder: --output takes a file name")
     words, ids = list(query or []), list(paper_id or [])
     if words == ["-"]:

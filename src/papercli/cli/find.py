@@ -25,8 +25,9 @@ from .app import (
 LimitOpt = Annotated[int | None, typer.Option("--limit", "-n", min=1, help="Show the best N.")]
 
 
-def print_listing(session: Session, hits, shown: int | None, scores: bool, json: bool,
-                  ids: bool) -> int:  # fmt: skip
+def print_listing(
+    session: Session, hits, shown: int | None, scores: bool, json: bool, ids: bool
+) -> int:
     """Hits as a table (it says when there are more), or written one by one as they come:
     tab-separated lines, ids or a JSON array. Returns how many papers were listed."""
     from .. import render
@@ -38,8 +39,10 @@ def print_listing(session: Session, hits, shown: int | None, scores: bool, json:
     if json or ids or not env.tables:
         first = itertools.islice(hits, shown) if shown is not None else hits
         n = render.write_hits(env, first, scores, "json" if json else "ids" if ids else "plain")
-        collections.deque(hits, maxlen=0)  # (read to its end, at most the one hit asked for
-        return n  # beyond those shown: what a search counts there, it says: held back)
+        # Read to its end (at most the one hit asked for beyond those shown): the papers
+        # held back are counted there.
+        collections.deque(hits, maxlen=0)
+        return n
     hits = list(hits)
     more = shown is not None and len(hits) > shown
     del hits[shown if more else len(hits) :]
@@ -54,8 +57,11 @@ def say_held(session: Session, text: str, held: list[str], verb: str) -> None:
     from ..search.querylang import quoted
 
     if held:
-        papers, them = ("1 more paper names", "it") if len(held) == 1 else (
-            f"{len(held)} more papers name", "them")  # fmt: skip
+        papers, them = (
+            ("1 more paper names", "it")
+            if len(held) == 1
+            else (f"{len(held)} more papers name", "them")
+        )
         session.env.say(f"{papers} {quoted(text)} only in passing: --passing {verb} {them}")
 
 
@@ -161,8 +167,9 @@ def search(
     shown, cap = session.limit(limit, json or ids)
     width = render.snippet_width(session.env)
     held: list[str] = []
-    hits = q.search_stream(index, text, cap, filters, width, session.resolve_tag, exact,
-                           passing, held)  # fmt: skip
+    hits = q.search_stream(
+        index, text, cap, filters, width, session.resolve_tag, exact, passing, held
+    )
     rid = pasted_id(index, text)
     if rid:
         session.env.say(f"{rid} is a paper's id: papers show {rid} shows the paper itself")

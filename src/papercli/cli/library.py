@@ -61,8 +61,9 @@ def ingest(
     if Path("-") in paths:
         stdin = _piped_document(session, paths)
     library = session.library(create=True)
-    report = run_ingest(library, paths, session.taxonomy, progress=session.env.progress,
-                        stdin=stdin)  # fmt: skip
+    report = run_ingest(
+        library, paths, session.taxonomy, progress=session.env.progress, stdin=stdin
+    )
     for warning in report.warnings:
         session.env.warn(warning)
     session.out(f"ingested {report.summary()}")

@@ -69,10 +69,13 @@ def config_(
     path = config.config_path()
     if json:
         settings = {
-            key: {"value": None if s.value is None else str(s.value), "origin": s.origin,
-                  "from": s.where or None}
+            key: {
+                "value": None if s.value is None else str(s.value),
+                "origin": s.origin,
+                "from": s.where or None,
+            }
             for key, _shown, s in rows
-        }  # fmt: skip
+        }
         render.print_json(session.env, {"file": str(path), "settings": settings})
         return
     where = f"config file: {path}" + ("" if path.exists() else " (not present)")

@@ -35,5 +35,7 @@ def check_version() -> None:
     found = tuple(whoosh.__version__[:3])
     if found != WHOOSH_VERSION:
         want, have = (".".join(map(str, v)) for v in (WHOOSH_VERSION, found))
-        raise EngineVersionError(f"papers needs whoosh-reloaded {want}, found {have}: "
-                                 f"pip install 'whoosh-reloaded=={want}'")  # fmt: skip
+        raise EngineVersionError(
+            f"papers needs whoosh-reloaded {want}, found {have}: "
+            f"pip install 'whoosh-reloaded=={want}'"
+        )

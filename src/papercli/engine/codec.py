@@ -68,8 +68,11 @@ class _PerDocReader(W3PerDocReader):
         super().__init__(storage, segment)
         self._length_bytes: dict[str, bytes | None] = {}
         prefix, suffix = segment.make_filename("."), W3Codec.COLUMN_EXT
-        names = [f[len(prefix) : -len(suffix)] for f in storage.list()
-                 if f.startswith(prefix) and f.endswith(suffix)]  # fmt: skip
+        names = [
+            f[len(prefix) : -len(suffix)]
+            for f in storage.list()
+            if f.startswith(prefix) and f.endswith(suffix)
+        ]
         if self._doccount and "_stored" not in names:  # (every paper stores its record)
             raise FileNotFoundError(f"{segment.make_filename('._stored' + suffix)} is gone")
         for fieldname in names:

@@ -105,8 +105,7 @@ def _signals_held():
     if foreign or threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {n: signal.signal(n, lambda signum, _frame: caught.append(signum))
-                for n in names}  # fmt: skip
+    previous = {n: signal.signal(n, lambda signum, _frame: caught.append(signum)) for n in names}
     try:
         held = signal.pthread_sigmask(signal.SIG_BLOCK, set(names))
     except AttributeError:  # (no such call here)
@@ -177,8 +176,15 @@ class ParallelWriter(MpWriter):
     """``MpWriter`` whose processes start from a fork server, stop when cancelled or when
     the parent dies, and report their failures."""
 
-    def __init__(self, ix, procs: int, batchsize: int = 100, multisegment: bool = True,
-                 make_document=None, **kwargs) -> None:  # fmt: skip
+    def __init__(
+        self,
+        ix,
+        procs: int,
+        batchsize: int = 100,
+        multisegment: bool = True,
+        make_document=None,
+        **kwargs,
+    ) -> None:
         # MpWriter.__init__, but with queues of our own context: its own calls the default
         # context's Queue(), which fixes the process's start method for good.
         SegmentWriter.__init__(self, ix, **kwargs)
@@ -204,8 +210,15 @@ class ParallelWriter(MpWriter):
         self.resultqueue = self.context.Queue()
 
     def _new_task(self):
-        task = _Task(self.storage, self.indexname, self.jobqueue, self.resultqueue,
-                     self.subargs, self.multisegment, make_document=self.make_document)  # fmt: skip
+        task = _Task(
+            self.storage,
+            self.indexname,
+            self.jobqueue,
+            self.resultqueue,
+            self.subargs,
+            self.multisegment,
+            make_document=self.make_document,
+        )
         self.tasks.append(task)
         with _signals_held():
             task.start()
@@ -255,8 +268,10 @@ class ParallelWriter(MpWriter):
 
     def _failure(self, reason: tuple[int | None, str]) -> IndexingFailed:
         _errno, text = reason
-        return IndexingFailed(f"{text} while indexing in {self.storage.folder}; nothing of "
-                              "this write reached the index (the records are saved)")  # fmt: skip
+        return IndexingFailed(
+            f"{text} while indexing in {self.storage.folder}; nothing of "
+            "this write reached the index (the records are saved)"
+        )
 
     def _commit(self, mergetype, optimize, merge) -> None:
         """``MpWriter._commit`` for one segment per process, which waits for each process's
@@ -309,8 +324,9 @@ class ParallelWriter(MpWriter):
             super().cancel()
 
     def _stop_tasks(self) -> None:
-        started = [task for task in self.tasks if task.pid is not None]  # (Ctrl-C may have
-        for task in started:  # come while one was starting)
+        # (only those that started: Ctrl-C may have come while one was starting)
+        started = [task for task in self.tasks if task.pid is not None]
+        for task in started:
             if task.is_alive():
                 task.terminate()
         for task in started:

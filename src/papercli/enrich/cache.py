@@ -46,6 +46,11 @@ def load(library: Library, venueid: str) -> VenueList | None:
 
 
 def save(library: Library, cached: VenueList) -> None:
-    data = {"venueid": cached.venueid, "api": cached.api, "fetched": cached.fetched,
-            "count": len(cached.raw), "notes": cached.raw}  # fmt: skip
+    data = {
+        "venueid": cached.venueid,
+        "api": cached.api,
+        "fetched": cached.fetched,
+        "count": len(cached.raw),
+        "notes": cached.raw,
+    }
     atomic_write(path(library, cached.venueid), json.dumps(data, ensure_ascii=False).encode())

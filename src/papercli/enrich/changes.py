@@ -32,13 +32,17 @@ class Change:
     old: Any = None  # for "conflict", the value kept
 
     def as_dict(self) -> dict[str, Any]:
-        return {"field": self.field, "action": self.action, "value": self.value,
-                "kept": self.old}  # fmt: skip
+        return {"field": self.field, "action": self.action, "value": self.value, "kept": self.old}
 
 
 def source_of(note: Note, fetched: str) -> Source:
-    return Source(document=f"openreview:{note.forum}", name="OpenReview", line=0,
-                  format="openreview", fetched=fetched)  # fmt: skip
+    return Source(
+        document=f"openreview:{note.forum}",
+        name="OpenReview",
+        line=0,
+        format="openreview",
+        fetched=fetched,
+    )
 
 
 def name_key(name: str) -> str:
@@ -56,8 +60,13 @@ def _same(name: str, old: Any, new: Any) -> bool:
 def offered(note: Note) -> dict[str, Any]:
     """What the note can give a record, field by field (nothing it does not hold)."""
     urls = [note.forum_url] + ([note.pdf] if note.pdf else [])
-    values = {"title": note.title, "authors": list(note.authors), "abstract": note.abstract,
-              "urls": urls, "keywords": list(note.keywords)}  # fmt: skip
+    values = {
+        "title": note.title,
+        "authors": list(note.authors),
+        "abstract": note.abstract,
+        "urls": urls,
+        "keywords": list(note.keywords),
+    }
     return {k: v for k, v in values.items() if v}
 
 
@@ -84,8 +93,9 @@ def apply(record: Record, note: Note, found: list[Change], fetched: str) -> None
     given = []
     for change in found:
         if change.action == "conflict":
-            record.add_conflict({"field": change.field, "value": change.value,
-                                 "source": source.document})  # fmt: skip
+            record.add_conflict(
+                {"field": change.field, "value": change.value, "source": source.document}
+            )
             continue
         if change.action == "fill":
             setattr(record, change.field, change.value)

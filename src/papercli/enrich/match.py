@@ -51,8 +51,7 @@ class Match:
             scores = ""
             if self.score is not None and self.runner_score is not None:
                 scores = f" (scores {self.score:.2f} and {self.runner_score:.2f})"
-            return (f"could be {_name(self.note)} or {_name(self.runner_up)}{scores}; left "
-                    "alone")  # fmt: skip
+            return f"could be {_name(self.note)} or {_name(self.runner_up)}{scores}; left alone"
         if self.how == "fuzzy" and self.score is not None:
             runner = f", runner-up {self.runner_score:.2f}" if self.runner_score else ""
             return f"fuzzy {self.score:.2f}{runner}"
@@ -93,8 +92,10 @@ class Matcher:
         self.common = max(COMMON * total, FEW)
 
     def match(self, record: Record) -> Match:
-        for how, table, text in (("abstract", self.by_abstract, record.abstract),
-                                 ("title", self.by_title, record.title)):  # fmt: skip
+        for how, table, text in (
+            ("abstract", self.by_abstract, record.abstract),
+            ("title", self.by_title, record.title),
+        ):
             found = table.get(text_key(text)) if text else None
             if found:
                 if len(found) > 1:
@@ -115,8 +116,10 @@ class Matcher:
             if len(postings) <= self.common:
                 for n in postings:
                     selective[n] += weight
-        ranked = sorted(((self._score(n, weights, total), n) for n, _ in
-                         selective.most_common(CANDIDATES)), reverse=True)  # fmt: skip
+        ranked = sorted(
+            ((self._score(n, weights, total), n) for n, _ in selective.most_common(CANDIDATES)),
+            reverse=True,
+        )
         if not ranked:
             return Match("none")
         (best, best_n), (runner, runner_n) = ranked[0], (ranked[1:] or [(0.0, None)])[0]

@@ -117,8 +117,13 @@ def _kind(value: Any) -> str:
         return "null"
     if isinstance(value, list):
         return "a list" if all(isinstance(v, str) for v in value) else "a list of non-text"
-    return {dict: "an object", str: "text", bool: "a boolean", int: "a number",
-            float: "a number"}.get(type(value), type(value).__name__)  # fmt: skip
+    return {
+        dict: "an object",
+        str: "text",
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+    }.get(type(value), type(value).__name__)
 
 
 def _pdf(value: str | None) -> str | None:

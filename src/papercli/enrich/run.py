@@ -34,11 +34,14 @@ class Outcome:
 
     def as_dict(self) -> dict:
         note = self.match.note if self.match else None
-        return {"id": self.id, "venueid": self.venueid,
-                "match": self.match.how if self.match else None,
-                "openreview": note.forum if note and self.match.found else None,
-                "changes": [c.as_dict() for c in self.changes],
-                "reason": self.reason}  # fmt: skip
+        return {
+            "id": self.id,
+            "venueid": self.venueid,
+            "match": self.match.how if self.match else None,
+            "openreview": note.forum if note and self.match.found else None,
+            "changes": [c.as_dict() for c in self.changes],
+            "reason": self.reason,
+        }
 
 
 @dataclass
@@ -94,8 +97,9 @@ def enrich(
     if ids is not None and (unknown := [o for o in report.outcomes if not o.venueid]):
         raise UsageError(f"{unknown[0].id}: {unknown[0].reason}")
     if not wanted:
-        raise UsageError("no chosen paper names a venue and year on OpenReview "
-                         "(ICLR, NeurIPS or ICML)")  # fmt: skip
+        raise UsageError(
+            "no chosen paper names a venue and year on OpenReview (ICLR, NeurIPS or ICML)"
+        )
     for venueid in wanted:
         cached = None if refresh else cache.load(library, venueid)
         if cached is None:

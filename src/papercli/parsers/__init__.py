@@ -18,8 +18,17 @@ from . import abstracts, bibtex, digest, records
 from .base import Document, Entry, ParseWarning
 from .decode import decode
 
-__all__ = ["FORMATS", "MAX_BYTES", "STDIN", "Document", "Entry", "ParseWarning", "parse_bytes",
-           "parse_file", "parse_stream"]  # fmt: skip
+__all__ = [
+    "FORMATS",
+    "MAX_BYTES",
+    "STDIN",
+    "Document",
+    "Entry",
+    "ParseWarning",
+    "parse_bytes",
+    "parse_file",
+    "parse_stream",
+]
 
 FORMATS = (records, bibtex, digest, abstracts)
 MAX_BYTES = 64 * 1024 * 1024  # a paper list this large is not a paper list

@@ -45,9 +45,30 @@ DESCRIPTION = "a BibTeX file"
 
 _ENTRY_START_RE = re.compile(r"^\s*@\s*([A-Za-z]+)\s*[{(]")
 _IGNORED_TYPES = {"comment", "string", "preamble"}
-_USED = {"title", "author", "booktitle", "journal", "journaltitle", "venue", "eventtitle",
-         "year", "date", "abstract", "annotation", "annote", "keywords", "shorthand", "url",
-         "doi", "key", "note", "howpublished", "eprint", "archiveprefix", "eprinttype"}  # fmt: skip
+_USED = {
+    "title",
+    "author",
+    "booktitle",
+    "journal",
+    "journaltitle",
+    "venue",
+    "eventtitle",
+    "year",
+    "date",
+    "abstract",
+    "annotation",
+    "annote",
+    "keywords",
+    "shorthand",
+    "url",
+    "doi",
+    "key",
+    "note",
+    "howpublished",
+    "eprint",
+    "archiveprefix",
+    "eprinttype",
+}
 _BY_FULL_NAME = {full.casefold(): short for short, full in FULL_NAMES.items()}
 _DERIVED = "title derived from the short name"
 
@@ -96,8 +117,11 @@ def _unused(fields: dict[str, str]) -> list[str]:
     field names the venue, and an eprint only when it is arXiv's (not HAL's, PubMed's…)."""
     named = any(fields.get(name) for name in _VENUE_FIELDS)
     arxiv = any(fields.get(name) for name in _EPRINT) and _arxiv_id(fields, []) is not None
-    return [k for k in fields if k not in _USED or (k == "howpublished" and named)
-            or (k in _EPRINT and not arxiv)]  # fmt: skip
+    return [
+        k
+        for k in fields
+        if k not in _USED or (k == "howpublished" and named) or (k in _EPRINT and not arxiv)
+    ]
 
 
 def _venue(fields: dict[str, str], preprint: str | None) -> str | None:
@@ -176,11 +200,14 @@ def parse(lines: list[str]) -> Document:
         unused.update(_unused(fields))
         entry = _entry(bib.key, bib.start_line + 1, fields, bib.entry_type.lower())
         if entry is not None and entry.citekey is None:
-            doc.warn(bib.start_line + 1, f"entry {bib.key!r}: {_unkept_key(bib.key)}; "
-                                         "the paper gets a key of its own")  # fmt: skip
+            doc.warn(
+                bib.start_line + 1,
+                f"entry {bib.key!r}: {_unkept_key(bib.key)}; the paper gets a key of its own",
+            )
         if entry is None:
-            doc.warn(bib.start_line + 1, f"entry {bib.key!r} has no title, abstract or summary; "
-                                         "skipped")  # fmt: skip
+            doc.warn(
+                bib.start_line + 1, f"entry {bib.key!r} has no title, abstract or summary; skipped"
+            )
         else:
             doc.entries.append(entry)
     if unused:
@@ -209,8 +236,11 @@ def _value(doc: Document, where: str, name: str, block, macros: dict[str, str]) 
         doc.warn(line, f"{where}: {name} holds {exc}; the field is left out")
         return None
     for macro in reading.undefined:
-        doc.warn(line, f"{where}: {name} uses {macro!r}, which no @string defines; "
-                       "read as empty, as BibTeX reads it")  # fmt: skip
+        doc.warn(
+            line,
+            f"{where}: {name} uses {macro!r}, which no @string defines; "
+            "read as empty, as BibTeX reads it",
+        )
     return reading.text
 
 

@@ -12,8 +12,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-MONTHS = {m[:3].lower(): m for m in ("January", "February", "March", "April", "May", "June",
-          "July", "August", "September", "October", "November", "December")}  # fmt: skip
+MONTHS = {
+    m[:3].lower(): m
+    for m in (
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    )
+}
 
 _NUMBER_RE = re.compile(r"\d+")
 _MACRO_RE = re.compile(r"[^\s#{}\"=,()%']+")

@@ -128,8 +128,12 @@ def _plain_line(hit: Hit, scores: bool) -> str:
 
     data = hit.data
     cols = [hit.id] + ([f"{hit.score or 0:.3f}"] if scores else [])
-    cols += [data.get("venue") or "", str(data.get("year") or ""),
-             ",".join(data.get("tags") or ()), _label(hit)]  # fmt: skip
+    cols += [
+        data.get("venue") or "",
+        str(data.get("year") or ""),
+        ",".join(data.get("tags") or ()),
+        _label(hit),
+    ]
     if scores:
         cols.append(plain(hit.snippet) if hit.snippet else "")
     if all(map(str.isprintable, cols)):  # (nothing to make safe: most lines; 3 of 9 µs)
@@ -165,7 +169,7 @@ def print_record(env: Environment, hit: Hit) -> None:
         ("keywords", [", ".join(record.keywords)]),
         ("source", [f"{s.place} ({s.format}: {', '.join(s.fields)})" for s in record.sources]),
         ("disagrees", [_conflict(record, c) for c in record.conflicts]),
-    ]  # fmt: skip
+    ]
     rows = [(key, [v for v in values if v]) for key, values in rows]
     rows = [(key, values) for key, values in rows if values]
     if env.tables:
@@ -232,8 +236,11 @@ def print_enrichment(env: Environment, report, as_json: bool) -> None:
     if as_json:
         print_json(env, [o.as_dict() for o in report.outcomes])
         return
-    rows = [(o.id, c.field, c.action, _change_value(c.value, not env.tables or c.field != "urls"))
-            for o in report.changed for c in o.changes]  # fmt: skip
+    rows = [
+        (o.id, c.field, c.action, _change_value(c.value, not env.tables or c.field != "urls"))
+        for o in report.changed
+        for c in o.changes
+    ]
     if env.tables:
         from . import tables
 

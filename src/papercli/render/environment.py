@@ -131,8 +131,12 @@ class Environment:
         if os.path.basename(argv[0]) == "less":
             argv += ["-R", "-S"]
         self.stdout.flush()
-        _run_pager(argv, text, {**self.environ, "LESS": self.environ.get("LESS", PAGER_LESS)},
-                   fallback=self.stdout)  # fmt: skip
+        _run_pager(
+            argv,
+            text,
+            {**self.environ, "LESS": self.environ.get("LESS", PAGER_LESS)},
+            fallback=self.stdout,
+        )
 
     # -- progress -----------------------------------------------------------------------------
 
@@ -159,8 +163,9 @@ def _run_pager(argv: list[str], text: str, environ: dict, fallback: TextIO) -> N
     import subprocess
 
     try:
-        pager = subprocess.Popen(argv, stdin=subprocess.PIPE, env=environ, text=True,
-                                 encoding="utf-8", errors="replace")  # fmt: skip
+        pager = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, env=environ, text=True, encoding="utf-8", errors="replace"
+        )
     except OSError:  # no such pager: print as if there were none
         fallback.write(text)
         return

@@ -137,8 +137,9 @@ class NormalizingTokenizer(RegexTokenizer):
     def __call__(self, value, chars=False, mode="", start_char=0, **kwargs):
         text = normalize(value)
         if mode == "query" or "-" not in text:
-            yield from super().__call__(text, chars=chars, mode=mode, start_char=start_char,
-                                        **kwargs)  # fmt: skip
+            yield from super().__call__(
+                text, chars=chars, mode=mode, start_char=start_char, **kwargs
+            )
             return
         ends = {m.end(): m.group() for m in HYPHENATED_RE.finditer(text)}
         for t in super().__call__(text, chars=True, mode=mode, start_char=start_char, **kwargs):
@@ -175,8 +176,16 @@ class HyphenJoinFilter(Filter):
 # A number written at the head of a hyphenated word, as a word and as digits: "two-layer"
 # and "2-layer" meet as "2layer" (a query asks for both spellings of its own form).
 _ORDINALS = {"first": "1st", "second": "2nd", "third": "3rd"}
-NUMBERS = dict(zip("one two three four five six seven eight nine ten".split(),
-                   map(str, range(1, 11)), strict=True)) | _ORDINALS  # fmt: skip
+NUMBERS = (
+    dict(
+        zip(
+            "one two three four five six seven eight nine ten".split(),
+            map(str, range(1, 11)),
+            strict=True,
+        )
+    )
+    | _ORDINALS
+)
 NUMBERS |= {digits: word for word, digits in NUMBERS.items()}
 
 

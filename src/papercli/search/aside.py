@@ -28,8 +28,10 @@ NAMES = ("title", "short_name")  # (a concept named there is the paper's own)
 
 SENTENCE_END = re.compile(r"[。；！？;!?\n]|\.(?=\s|$)")
 CLAUSE_END = re.compile(r"[。；！？;!?\n，,：:]|\.(?=\s|$)")
-NUMBER = re.compile(r"\d(?:[\d.]*)\s*(?:%|％|×|倍|个点|x\b|-fold)|从\s*[\d.]+%?\s*(?:到|至)"
-                    r"|\bfrom\s+[\d.]+%?\s+to\b")  # fmt: skip
+NUMBER = re.compile(
+    r"\d(?:[\d.]*)\s*(?:%|％|×|倍|个点|x\b|-fold)|从\s*[\d.]+%?\s*(?:到|至)"
+    r"|\bfrom\s+[\d.]+%?\s+to\b"
+)
 COMPARED = re.compile(
     r"(?:\b(?:than|over|versus|vs\.?|outperforms?|outperforming|against)|compared (?:to|with))"
     r"\s+(?:\S+\s+){0,2}$|(?:(?<!可)比|相比于?|相较于?|优于|超越了?)[^，。,;；]{0,12}$",

@@ -157,8 +157,11 @@ def _unnamed(word: str, glossary, bridges: dict, negated: bool = False) -> str:
     parts = []
     for piece in cut:
         inner = _inner(piece, glossary)
-        parts.append(f"({piece} OR ({_each(inner, bridges, negated)}))" if inner
-                     else in_both_languages(piece, bridges))  # fmt: skip
+        parts.append(
+            f"({piece} OR ({_each(inner, bridges, negated)}))"
+            if inner
+            else in_both_languages(piece, bridges)
+        )
     if len(cut) == 1:
         return parts[0]
     return f"({word} OR ({' AND '.join(parts)}))"
@@ -198,8 +201,9 @@ def _names(word: str, glossary) -> list[str]:
     another sense (推理时, at inference time: the glossary's exclusions)."""
     for whole in (word, _headless(word)):
         if whole:
-            named = [cid for start, end, cid in glossary.spans(whole)
-                     if (start, end) == (0, len(whole))]  # fmt: skip
+            named = [
+                cid for start, end, cid in glossary.spans(whole) if (start, end) == (0, len(whole))
+            ]
             if named:
                 return named
     if len(word) >= 3 and _CHINESE_WORD_RE.fullmatch(word[-1]):

@@ -44,8 +44,14 @@ def encode(compiled: dict) -> bytes:
         for term in en
         if " " not in term and sum(c.isupper() for c in term) >= 2
     }
-    english = sorted({w for en, _zh, _exclude in concepts.values()
-                      for term in en for w in _WORD_RE.findall(term.lower())})  # fmt: skip
+    english = sorted(
+        {
+            w
+            for en, _zh, _exclude in concepts.values()
+            for term in en
+            for w in _WORD_RE.findall(term.lower())
+        }
+    )
     tables = {
         "concepts": {cid: json.dumps(spec, ensure_ascii=False) for cid, spec in concepts.items()},
         "words": {k: json.dumps(v) for k, v in compiled["words"].items()},
@@ -53,9 +59,9 @@ def encode(compiled: dict) -> bytes:
         "abbreviations": abbreviations,
     }
     out = [_MAGIC]
-    for name, table in tables.items():  # (each section's lines sorted, as bytes: looked up
-        lines = sorted(f"{key}\t{value}\n".encode() for key, value in table.items()
-                       if _plain(key))  # by bisection, not read into a dict)  # fmt: skip
+    for name, table in tables.items():
+        # Each section's lines sorted, as bytes: looked up by bisection, not read into a dict.
+        lines = sorted(f"{key}\t{value}\n".encode() for key, value in table.items() if _plain(key))
         out += [f"[{name}]\n".encode(), *lines]
     out.append(f"[english]\n{' '.join(english)}\n".encode())
     return b"".join(out)
@@ -101,8 +107,10 @@ class QueryGlossary:
     def _lines(self) -> dict[str, list[bytes]]:
         """Each section's lines, sorted (bytes split at bytes: 0.1 ms; split into keys and
         values as well, 4 ms)."""
-        return {name: self._sections[name].split(b"\n")[:-1]
-                for name in ("concepts", "words", "others", "abbreviations")}  # fmt: skip
+        return {
+            name: self._sections[name].split(b"\n")[:-1]
+            for name in ("concepts", "words", "others", "abbreviations")
+        }
 
     def _get(self, name: str, key: str) -> bytes | None:
         """The value of *key* in the section *name*, found by bisection; None if absent."""
@@ -120,8 +128,9 @@ class QueryGlossary:
                 if not lines[i].startswith(first):
                     break
                 needle, _, found = lines[i].partition(b"\t")
-                if needle in encoded:  # (a needle of whole characters is found in the
-                    ids.update(found.decode().split())  # UTF-8 bytes where it is found in text)
+                # (a needle of whole characters is in the UTF-8 bytes where it is in the text)
+                if needle in encoded:
+                    ids.update(found.decode().split())
         return ids
 
     def _named_with(self, word: str) -> list[tuple[str, list[str]]]:

@@ -69,9 +69,11 @@ def _sequence(tokens: list[str], i: int, schema) -> tuple[list, int]:
     compound = getattr(query, _OPERATORS[operator])
     # (a group of the same kind, unweighted, joins this one as its items: what normalize()
     # makes of it, without deep-copying each item as it does: 49 copies for 训练加速)
-    spliced = [sub for item in items
-               for sub in (item.subqueries if type(item) is compound and item.boost == 1
-                           else [item])]  # fmt: skip
+    spliced = [
+        sub
+        for item in items
+        for sub in (item.subqueries if type(item) is compound and item.boost == 1 else [item])
+    ]
     return [compound(spliced)], i
 
 

@@ -57,17 +57,19 @@ class Concept:
         """What finds the concept in a paper: its names and signs (in the one spelling the
         texts are matched in: a user's ``β-VAE`` is ``beta-VAE``)."""
         signs = [s for s in self.signs if s not in self.en and s not in self.zh]
-        return Tag(self.id, spelt(self.en + [s for s in signs if not _is_cjk(s)]),
-                   spelt(self.zh + [s for s in signs if _is_cjk(s)]),
-                   spelt(self.exclude))  # fmt: skip
+        return Tag(
+            self.id,
+            spelt(self.en + [s for s in signs if not _is_cjk(s)]),
+            spelt(self.zh + [s for s in signs if _is_cjk(s)]),
+            spelt(self.exclude),
+        )
 
     @property
     def name_tag(self) -> Tag:
         """What finds the concept in a query: its names only, and its id read as words
         where the id is one of them with the words that complete it (``id_names``, worked
         out once: the index's compiled glossary and its needles both ask)."""
-        return Tag(self.id, spelt(self.en + self.id_names), spelt(self.zh),
-                   spelt(self.exclude))  # fmt: skip
+        return Tag(self.id, spelt(self.en + self.id_names), spelt(self.zh), spelt(self.exclude))
 
     @cached_property
     def id_names(self) -> list[str]:
@@ -166,11 +168,20 @@ def _read(path: Path) -> list[Concept]:
         where = f"{path}: concept {name!r}"
         if not isinstance(name, str) or not TAG_RE.match(name):
             raise TaxonomyError(f"{where}: concept ids are lower-case kebab-case")
-        lists = term_lists(spec, ("en", "abbr", "zh", "exclude", "broader"), ("source", "note"),
-                           where)  # fmt: skip
+        lists = term_lists(
+            spec, ("en", "abbr", "zh", "exclude", "broader"), ("source", "note"), where
+        )
         source = (spec or {}).get("source") or path.name
-        out.append(Concept(name, lists["en"] + lists["abbr"], lists["zh"], lists["exclude"],
-                           str(source), broader=lists["broader"]))  # fmt: skip
+        out.append(
+            Concept(
+                name,
+                lists["en"] + lists["abbr"],
+                lists["zh"],
+                lists["exclude"],
+                str(source),
+                broader=lists["broader"],
+            )
+        )
     return out
 
 
@@ -241,8 +252,9 @@ class Glossary:
     @cached_property
     def broader_map(self) -> dict[str, list[str]]:
         """Each concept with a broader one -> all its broader concepts."""
-        return {cid: _ancestors(self.concepts, cid) for cid, c in self.concepts.items()
-                if c.broader}  # fmt: skip
+        return {
+            cid: _ancestors(self.concepts, cid) for cid, c in self.concepts.items() if c.broader
+        }
 
     def find(self, *texts: str | None) -> dict[str, str]:
         """The concepts the texts speak of (terms outside their exclusions): id -> the
@@ -267,8 +279,11 @@ class Glossary:
         # (the passages first: the words stored are the first that match, and a snippet
         # shows them in their passage)
         names = ("abstract", "summary_zh", "title", "short_name")
-        texts = {name: normalize(latex_to_text(text)) for name in names
-                 if (text := getattr(record, name))}  # fmt: skip
+        texts = {
+            name: normalize(latex_to_text(text))
+            for name in names
+            if (text := getattr(record, name))
+        }
         found = self.find(*texts.values())
         return found, aside(self, texts, found)
 
@@ -284,8 +299,9 @@ class Glossary:
         words = self._name_matcher._candidates[0]  # (each with the words it needs)
         others = self._name_matcher._needles[1]
         return {
-            "concepts": {  # (the names a query knows, the id's words among them: precomputed,
-                # as working them out for every candidate took a query 1.3 ms, warm)
+            # The names a query knows, the id's words among them: precomputed, not worked
+            # out for every candidate of every query.
+            "concepts": {
                 c.id: [c.en + c.id_names, c.zh, c.exclude]
                 for c in self.concepts.values()
                 if c.en or c.zh
@@ -301,8 +317,7 @@ class Glossary:
         from ..store.files import atomic_write
         from .compiled import COMPILED, encode
 
-        full = {c.id: [c.en, c.zh, c.exclude, c.signs, c.broader]
-                for c in self.concepts.values()}  # fmt: skip
+        full = {c.id: [c.en, c.zh, c.exclude, c.signs, c.broader] for c in self.concepts.values()}
         atomic_write(folder / FULL, json.dumps(full, ensure_ascii=False).encode("utf-8"))
         broader = {c.id: c.broader for c in self.concepts.values() if c.broader}
         atomic_write(folder / BROADER, json.dumps(broader).encode("utf-8"))
@@ -313,8 +328,12 @@ class Glossary:
         """The glossary ``save`` wrote into *folder* (None: missing or not what it wrote)."""
         try:
             data = json.loads((folder / FULL).read_text("utf-8"))
-            return cls([Concept(cid, en, zh, exclude, "", signs=signs, broader=broader)
-                        for cid, (en, zh, exclude, signs, broader) in data.items()])  # fmt: skip
+            return cls(
+                [
+                    Concept(cid, en, zh, exclude, "", signs=signs, broader=broader)
+                    for cid, (en, zh, exclude, signs, broader) in data.items()
+                ]
+            )
         except (OSError, ValueError, TypeError, AttributeError):
             return None
 

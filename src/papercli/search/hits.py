@@ -56,8 +56,9 @@ class Hit:
             return self.text("title") or ""
         if self.derived:
             return self.derived
-        return derived_label(self.data.get("short_name"), self.text("abstract"),
-                             self.text("summary_zh"), reading=str)  # fmt: skip
+        return derived_label(
+            self.data.get("short_name"), self.text("abstract"), self.text("summary_zh"), reading=str
+        )
 
 
 def hit_from(fields: dict, score: float | None = None) -> Hit:

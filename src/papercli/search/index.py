@@ -140,8 +140,10 @@ class PaperIndex:
 
         key = hashlib.sha256(str(self.library.root.resolve()).encode()).hexdigest()[:16]
         cache = Path(platformdirs.user_cache_dir("papers", appauthor=False)) / "read-only" / key
-        self.notices.append(f"the library at {self.library.root} is read-only and its index "
-                            f"is {why}: searching an index of its records in {cache}")  # fmt: skip
+        self.notices.append(
+            f"the library at {self.library.root} is read-only and its index "
+            f"is {why}: searching an index of its records in {cache}"
+        )
         self.library = self.library.read_only_view(cache)
         self.dir = self.library.index_dir
 
@@ -160,8 +162,7 @@ class PaperIndex:
             return saved, "was missing its state file (state.json)"
         if saved.get("version") != SCHEMA_VERSION:
             made = saved.get("version")
-            return saved, (f"was made for index schema {made} (this papers uses "
-                           f"{SCHEMA_VERSION})")  # fmt: skip
+            return saved, (f"was made for index schema {made} (this papers uses {SCHEMA_VERSION})")
         if saved.get("glossary") != self.glossary_files.fingerprint():
             return saved, "was made with another glossary or taxonomy"
         if not (self.dir / COMPILED).is_file():
@@ -221,16 +222,30 @@ class PaperIndex:
         glossary = self._glossary = self.glossary_files.load()
         self.dir.mkdir(parents=True, exist_ok=True)
         state.begin_write(self.dir)
-        for name in ("stamps.json", "state.json", VOCABULARY_FILE, COMPILED, FULL, BROADER,
-                     OLD_COMPILED):  # fmt: skip
+        for name in (
+            "stamps.json",
+            "state.json",
+            VOCABULARY_FILE,
+            COMPILED,
+            FULL,
+            BROADER,
+            OLD_COMPILED,
+        ):
             (self.dir / name).unlink(missing_ok=True)
         storage.discard_leftovers(self.dir)
         self._ix = storage.create_index(self.dir, make_schema())
         glossary.save(self.dir)  # (what queries will be bridged with)
-        state.write(self.dir, "state.json", {
-            "version": SCHEMA_VERSION, "glossary": self.glossary_files.fingerprint(),
-            "invalid": {}, "files": state.files(self.dir), "categories": [],
-        })  # fmt: skip
+        state.write(
+            self.dir,
+            "state.json",
+            {
+                "version": SCHEMA_VERSION,
+                "glossary": self.glossary_files.fingerprint(),
+                "invalid": {},
+                "files": state.files(self.dir),
+                "categories": [],
+            },
+        )
 
     @contextlib.contextmanager
     def searcher(self):
@@ -246,8 +261,8 @@ class PaperIndex:
                 raise  # (a bug of ours is not a damaged index)
             from whoosh.query import QueryError
 
-            if isinstance(exc, QueryError):  # (a query Whoosh will not run: not the index's
-                raise UsageError(f"this query cannot be run: {exc}") from None  # fault)
+            if isinstance(exc, QueryError):  # (a query Whoosh will not run: not damage)
+                raise UsageError(f"this query cannot be run: {exc}") from None
             raise IndexDamaged(self.dir, exc) from None
 
     def verify(self) -> None:
@@ -291,8 +306,12 @@ class PaperIndex:
             # (what else the state says stays: the glossary the index was made with; without
             # it, the next command rebuilt the whole index)
             saved = state.read(self.dir, "state.json")
-            saved.update(version=SCHEMA_VERSION, papers_dir=papers_stamp, invalid=self.invalid,
-                         files=state.files(self.dir))  # fmt: skip
+            saved.update(
+                version=SCHEMA_VERSION,
+                papers_dir=papers_stamp,
+                invalid=self.invalid,
+                files=state.files(self.dir),
+            )
             state.write(self.dir, "state.json", saved)
             state.end_write(self.dir)
             return report
@@ -313,8 +332,9 @@ class PaperIndex:
         report.invalid = self.invalid
         return report
 
-    def _index_file(self, writer, name: str, seen: dict, old: dict, report: SyncReport,
-                    rebuild: bool) -> None:  # fmt: skip
+    def _index_file(
+        self, writer, name: str, seen: dict, old: dict, report: SyncReport, rebuild: bool
+    ) -> None:
         """Index one record file for ``sync``; an invalid one is listed, and no longer found."""
         try:
             record = self.library.load_path(self.library.papers_dir / name)
@@ -497,8 +517,7 @@ class PaperIndex:
 
         if not self.refresh_stale({hit.id: indexed}):
             return hit if self.library.stamp(hit.id) is not None else None
-        found = self.run(query.And([q, query.Term("id", hit.id)]), limit=1, sort=sort,
-                         fresh=False)  # fmt: skip
+        found = self.run(query.And([q, query.Term("id", hit.id)]), limit=1, sort=sort, fresh=False)
         return found[0] if found else None
 
 

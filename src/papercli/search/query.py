@@ -117,9 +117,15 @@ def parse_query(
 
         with index.searcher() as searcher:
             reader = searcher.reader()
-            return {word for word in words
-                    if any((field, term) in reader for term in tokens(word, mode="query")
-                           for field in SOLID_FIELDS)}  # fmt: skip
+            return {
+                word
+                for word in words
+                if any(
+                    (field, term) in reader
+                    for term in tokens(word, mode="query")
+                    for field in SOLID_FIELDS
+                )
+            }
 
     return querylang.parse(
         text,
@@ -149,8 +155,9 @@ def search(
     held: list[str] | None = None,
 ) -> list[Hit]:
     """``search_stream``'s hits as a list (for tables, which lay out every row first)."""
-    return list(search_stream(index, text, limit, filters, snippet_cells, resolve_tag, exact,
-                              passing, held))  # fmt: skip
+    return list(
+        search_stream(index, text, limit, filters, snippet_cells, resolve_tag, exact, passing, held)
+    )
 
 
 def search_stream(
@@ -241,9 +248,11 @@ def _stream(
             if literal is not None and not _literal_match(index, q, hit, literal):
                 texts["title"] = hit.text("title")
                 found = {**rendered, **hit.concepts} if rendered else hit.concepts
-                hit.snippet = snippets.bridged(texts, bridges, found, snippet_cells) or (
-                    snippets.snippet(texts, terms, snippet_cells)  # ("sampled" for 采样, a
-                )  # stem the rendering "sampling" is not written in)
+                # (or the literal passage: "sampled" for 采样, a stem whose rendering
+                # "sampling" is not written in it)
+                hit.snippet = snippets.bridged(
+                    texts, bridges, found, snippet_cells
+                ) or snippets.snippet(texts, terms, snippet_cells)
             else:
                 hit.snippet = snippets.snippet(texts, terms, snippet_cells)
             if keep and hit.docnum in holdable:
@@ -272,8 +281,9 @@ def _stream(
             yield shown(hit)
         if not listed:  # (all it found: then they are what there is)
             yield from map(shown, put_aside[:limit])
-        elif holdable and not keep:  # (those ranked below the limit counted too,
-            found = {hit.id for hit in put_aside}  # once the stream is read to its end)
+        elif holdable and not keep:
+            # Those ranked below the limit are counted too, once the stream is read to its end.
+            found = {hit.id for hit in put_aside}
             below = [rid for rid in holdable.values() if rid not in found]
             if below and limit is not None:
                 from whoosh import query
@@ -313,8 +323,9 @@ def _literal(q):
         return concept or getattr(node, "boost", 1.0) == TRANSLATION_BOOST
 
     def strip(node):
-        if isinstance(node, query.AndMaybe):  # (a Chinese name: the concept, its words
-            return node.b  # ranking those that write them first)
+        # A Chinese name is the concept AndMaybe its words (those that write them first).
+        if isinstance(node, query.AndMaybe):
+            return node.b
         if isinstance(node, query.Or):
             kept = [s for s in node.subqueries if not bridged(s)]
             if len(kept) != len(node.subqueries):
@@ -331,8 +342,7 @@ def _literal_match(index: PaperIndex, q, hit: Hit, literal: set[int]) -> bool:
 
     if hit.docnum is not None:
         return hit.docnum in literal
-    return bool(index.run(query.And([_literal(q), query.Term("id", hit.id)]), limit=1,
-                          fresh=False))  # fmt: skip
+    return bool(index.run(query.And([_literal(q), query.Term("id", hit.id)]), limit=1, fresh=False))
 
 
 def named_concepts(index: PaperIndex, text: str) -> dict[str, str]:
@@ -394,13 +404,14 @@ def suggest(index: PaperIndex, text: str, filters: Filters | None = None) -> str
                 for term in terms
                 for field in ("title", "name", "abstract", "summary")
             )
-            if known or not terms:  # (a common word is not searched: "the" is no typo of
-                continue  # "they")
+            if known or not terms:  # (a common word is not searched: "the" is no typo)
+                continue
             if vocabulary is None:  # (the glossary's words too: "reinforcment" is a typo
                 # of "reinforcement", which a library may hold only in a tag; after the
                 # library's own words, which come first)
-                vocabulary = Vocabulary({**dict.fromkeys(names, 0),
-                                         **Vocabulary.load(index.dir).counts})  # fmt: skip
+                vocabulary = Vocabulary(
+                    {**dict.fromkeys(names, 0), **Vocabulary.load(index.dir).counts}
+                )
             option = vocabulary.correct(word.lower())
             if option:
                 words[i] = typed.replace(word, option, 1)
@@ -432,8 +443,11 @@ def without_one(
     if any(c in text for c in '"():') or OPERATORS.intersection(text.split()):
         return None
     signed = [w for w in text.split() if w[:1] in "+-"]  # (-adam: kept, never left out)
-    typed = [w for w in text.split() if w not in signed
-             and w.strip("?!.,;").lower() not in STOP_WORDS | ASKING_WORDS]  # fmt: skip
+    typed = [
+        w
+        for w in text.split()
+        if w not in signed and w.strip("?!.,;").lower() not in STOP_WORDS | ASKING_WORDS
+    ]
     glossary = index.query_glossary() if any(has_cjk(w) for w in typed) else None
     words = [p for w in typed for p in (words_of_run(w, glossary) if glossary else [w])]
     words = _names_whole(index, " ".join(w for w in text.split() if w not in signed), words)

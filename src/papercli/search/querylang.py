@@ -84,10 +84,35 @@ _POSSESSIVE_RE = re.compile(r"(?<=\w)['’][sS]$")
 # Chinese words that join or frame the words a query is about (的, 和, 基于, 如何, 什么是)
 # and the words for what a library holds (论文, 文章: "papers"), longest first: left out
 # where they stand apart, and a run of Chinese is cut at them (``search.bridge``).
-CHINESE_FUNCTION_WORDS = ("什么是", "为什么", "中的", "之中", "以及", "或者", "基于", "用于",
-                          "对于", "关于", "通过", "利用", "使用", "什么", "如何", "怎么", "怎样",
-                          "哪些", "是否", "论文", "文章", "的", "和", "与", "及", "或",
-                          "用")  # fmt: skip
+CHINESE_FUNCTION_WORDS = (
+    "什么是",
+    "为什么",
+    "中的",
+    "之中",
+    "以及",
+    "或者",
+    "基于",
+    "用于",
+    "对于",
+    "关于",
+    "通过",
+    "利用",
+    "使用",
+    "什么",
+    "如何",
+    "怎么",
+    "怎样",
+    "哪些",
+    "是否",
+    "论文",
+    "文章",
+    "的",
+    "和",
+    "与",
+    "及",
+    "或",
+    "用",
+)
 _CHINESE_OR = ("或", "或者")  # between two words: OR (联邦学习 或 大模型)
 ASKING_WORDS = frozenset(
     "what which how why when where who whom whose does do did can could should would "
@@ -202,8 +227,10 @@ def rewrite(
     tokens, glued = [], set()  # glued: tokens right after a parenthesis or a quote
     for m in _TOKEN_RE.finditer(source):
         if tokens and _is_label(tokens[-1]) and m.group() not in (*OPERATORS, "(", ")"):
-            tokens[-1] += m.group()  # `title: muon`, `Abstract: We propose…`: a space after
-            continue  # the colon, typed or pasted; the word after it is the field's value
+            # `title: muon`, `Abstract: We propose…`: after a field's colon and a space,
+            # typed or pasted, the next word is the field's value.
+            tokens[-1] += m.group()
+            continue
         if m.start() and not source[m.start() - 1].isspace():
             glued.add(len(tokens))
         tokens.append(m.group())
@@ -250,8 +277,9 @@ def rewrite(
             else:
                 tok = f"{field}:{value}"
         elif tok not in OPERATORS and tok not in ("(", ")") and not tok.startswith('"'):
-            if tok.strip("*?~") == "":  # (among other words, as in a pasted title's
-                if len(tokens) > 1:  # "Tildes ~ and Hashes", punctuation)
+            # Among other words (a pasted title's "Tildes ~ and Hashes") it is punctuation.
+            if tok.strip("*?~") == "":
+                if len(tokens) > 1:
                     continue
                 raise UsageError(f"{tok!r} alone matches nothing useful; add letters to it")
             known = len(common)
@@ -283,8 +311,9 @@ def rewrite(
     if not any(t not in OPERATORS and t not in "()" and t != "NOT" for t in out):
         if common:
             words = ", ".join(dict.fromkeys(common))
-            raise UsageError(f"the query {quoted(text)} has only words too common to search for "
-                             f"({words})")  # fmt: skip
+            raise UsageError(
+                f"the query {quoted(text)} has only words too common to search for ({words})"
+            )
         raise UsageError(f"the query {quoted(text)} has no words to search for")
     joined = _solid(out, latin, gaps, solid)
     pieces = [(tok, n, n + 1) for n, tok in enumerate(out)]  # (token, its words in *out*)
@@ -293,8 +322,10 @@ def rewrite(
 
         bridges = {} if bridges is None else bridges
         pieces = bridge(out, bridgeable, glossary, bridges, gaps, negated)
-        joined = {n: in_both_languages(word, bridges) if n in bridgeable else word
-                  for n, word in joined.items()}  # (data sets: datasets, or 数据集)  # fmt: skip
+        joined = {
+            n: in_both_languages(word, bridges) if n in bridgeable else word
+            for n, word in joined.items()
+        }  # (data sets: datasets, or 数据集)
     result: list[str] = []
     for k, (tok, n, end) in enumerate(pieces):
         if n in categorized and end - n == 1:
@@ -306,9 +337,11 @@ def rewrite(
             joined.pop(n, None)  # (a word joins one neighbour: non convex set)
         else:
             result.append(tok)
-    if not any(t in OPERATORS or t in "()" for t in out):  # (words ANDed: one of each will
-        result = list(dict.fromkeys(result))  # do; a passage pasted repeats its words, and
-    return " ".join(result)  # Whoosh's parser took 7 of 10 s over 3,000 pasted clauses)
+    # Words ANDed: one of each will do (a pasted passage repeats its words, and Whoosh's
+    # parser is slow on thousands of clauses).
+    if not any(t in OPERATORS or t in "()" for t in out):
+        result = list(dict.fromkeys(result))
+    return " ".join(result)
 
 
 def _solid(out: list[str], latin: set[int], gaps: dict, solid) -> dict[int, str]:
@@ -316,8 +349,11 @@ def _solid(out: list[str], latin: set[int], gaps: dict, solid) -> dict[int, str]
     word: two plain Latin words next to each other (no common word left out between)."""
     if solid is None:
         return {}
-    pairs = {n: (out[n] + out[n + 1]).lower() for n in sorted(latin)
-             if n + 1 in latin and not gaps.get(n + 1)}  # fmt: skip
+    pairs = {
+        n: (out[n] + out[n + 1]).lower()
+        for n in sorted(latin)
+        if n + 1 in latin and not gaps.get(n + 1)
+    }
     known = solid(sorted(set(pairs.values()))) if pairs else set()
     return {n: word for n, word in pairs.items() if word in known}
 
@@ -385,10 +421,13 @@ def _word(tok: str, common: list[str], signed: bool = True) -> str:
     if signed and len(tok) > 1 and tok[0] in "-+" and tok[1] not in "-+":
         sign, tok = ("NOT " if tok[0] == "-" else ""), tok[1:]
     tok = _INNER_SYNTAX_RE.sub(" ", _POSSESSIVE_RE.sub("", tok.strip(_EDGE_PUNCT))).strip()
-    if tok.startswith("*"):  # *task-specific*: Markdown emphasis, read as the index reads it
-        tok = tok.strip("*")  # (no word begins with a wildcard)
-    if "~" in tok and not _FUZZY_RE.fullmatch(tok):  # 1.4~5.4× (a range, pasted): Whoosh
-        tok = " ".join(tok.replace("~", " ").split())  # read it as 5 edits of "1.4": 2.5 s
+    # *task-specific*: Markdown emphasis, read as the index reads it (no word begins with
+    # a wildcard).
+    if tok.startswith("*"):
+        tok = tok.strip("*")
+    # 1.4~5.4× (a range, pasted) is punctuation: Whoosh read it as 5 edits of "1.4".
+    if "~" in tok and not _FUZZY_RE.fullmatch(tok):
+        tok = " ".join(tok.replace("~", " ").split())
     if not tok.strip("*?~") or not any(c.isalnum() or c == "∇" for c in tok):
         return ""  # (only signs: √, +, →; the index holds no such word)
     folded = tok.lower() if tok.isascii() else _normalize(tok).lower()  # (關於 is 关于)

@@ -59,8 +59,9 @@ def _chinese_phrase(leaf) -> str | None:
     """The Chinese text a phrase of overlapping bigrams stands for (联邦 邦学 学习 →
     联邦学习), or None for any other query leaf."""
     words = getattr(leaf, "words", None)
-    if not words or not all(len(w) == 2 and CJK_RE.match(w[0]) and CJK_RE.match(w[1])
-                            for w in words):  # fmt: skip
+    if not words or not all(
+        len(w) == 2 and CJK_RE.match(w[0]) and CJK_RE.match(w[1]) for w in words
+    ):
         return None
     if any(a[1] != b[0] for a, b in itertools.pairwise(words)):
         return None
@@ -351,8 +352,10 @@ def mark(text: str, terms: frozenset[str], maxcells: int | None = None) -> str |
 # Characters the one spelling makes Latin letters or digits of, or drops: an underscore,
 # full-width letters and digits, letterlike symbols (ℓ), ligatures, super- and subscripts,
 # enclosed and squared letters, mathematical alphanumerics; and Greek letters (their names).
-_RESPELT = ("_\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\u2100-\u214f\ufb00-\ufb06\u2070-\u209f"
-            "\u2460-\u24ff\u3371-\u33df\U0001d400-\U0001d7ff")  # fmt: skip
+_RESPELT = (
+    "_\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\u2100-\u214f\ufb00-\ufb06\u2070-\u209f"
+    "\u2460-\u24ff\u3371-\u33df\U0001d400-\U0001d7ff"
+)
 
 
 @lru_cache(maxsize=64)
@@ -473,9 +476,10 @@ def _find_all(text: str, term: str) -> list[tuple[int, int]]:
     found = _places(text, term)
     if found:
         return found
-    if term.isascii() and len(lowered := text.lower()) == len(text):  # (a common word's
-        found = _places(lowered, term.lower())  # rendering, as the query wrote it:
-        if found:  # "gradient" for "Gradient")
+    # A common word's rendering, as the query wrote it: "gradient" for "Gradient".
+    if term.isascii() and len(lowered := text.lower()) == len(text):
+        found = _places(lowered, term.lower())
+        if found:
             return found
     if text.isascii() and "_" not in text:
         return []
@@ -509,8 +513,10 @@ def _closest(located: dict[str, list[tuple[int, int]]]) -> list[tuple[str, tuple
         for anchor in places:
             pick = {word: nearest(spans, anchor[0]) for word, spans in located.items()}
             pick[anchor_word] = anchor
-            key = (max(e for _s, e in pick.values()) - min(s for s, _e in pick.values()),
-                   min(s for s, _e in pick.values()))  # fmt: skip
+            key = (
+                max(e for _s, e in pick.values()) - min(s for s, _e in pick.values()),
+                min(s for s, _e in pick.values()),
+            )
             if best_key is None or key < best_key:
                 best, best_key = pick, key
     return list(best.items())

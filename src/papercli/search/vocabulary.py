@@ -83,8 +83,10 @@ class Vocabulary:
             swapped = (
                 word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)
             )
-            found = max(((self.counts[w], w) for w in swapped if w != word and w in self.counts),
-                        default=(0, None))[1]  # fmt: skip
+            found = max(
+                ((self.counts[w], w) for w in swapped if w != word and w in self.counts),
+                default=(0, None),
+            )[1]
         if found is None and len(word) >= 8:
             found = self.suggest(word, 2)
         return found

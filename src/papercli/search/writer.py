@@ -139,9 +139,13 @@ def open_writer(
         saved["papers_dir"] = writer.papers_dir
     index.saved_categories = None  # (read from the index just committed)
     index.saved_categories = sorted(index.categories())  # (what a query names: querylang)
-    saved.update(version=SCHEMA_VERSION, invalid=index.invalid, files=state.files(index.dir),
-                 glossary=index.glossary_files.fingerprint(),
-                 categories=index.saved_categories)  # fmt: skip
+    saved.update(
+        version=SCHEMA_VERSION,
+        invalid=index.invalid,
+        files=state.files(index.dir),
+        glossary=index.glossary_files.fingerprint(),
+        categories=index.saved_categories,
+    )
     state.write(index.dir, "state.json", saved)
     state.end_write(index.dir)
 
@@ -160,9 +164,15 @@ def _whoosh_writer(index: PaperIndex, expected: int):
         # 5,000 papers: no run; Whoosh's own pool, ~230 bytes a posting, spilled there). At
         # 100k: all processes peaked at 434 MiB summed RSS with 32, 482 MiB with 64 (and
         # 148 against 153 s: writing and merging runs is cheap).
-        return ParallelWriter(index.ix, procs=2, multisegment=True, limitmb=POOL_MB,
-                              compound=False, codec=PapersCodec(),
-                              make_document=partial(record_document, index.glossary()))  # fmt: skip
+        return ParallelWriter(
+            index.ix,
+            procs=2,
+            multisegment=True,
+            limitmb=POOL_MB,
+            compound=False,
+            codec=PapersCodec(),
+            make_document=partial(record_document, index.glossary()),
+        )
     writer = index.ix.writer(timeout=30.0, limitmb=POOL_MB, compound=False, codec=PapersCodec())
     return install(writer, POOL_MB)
 

@@ -63,8 +63,9 @@ def check(library: Library) -> list[Problem]:
         try:
             record = library.load_path(library.papers_dir / entry.name)
         except RecordError as exc:
-            problems.append(Problem("invalid record", f"papers/{entry.name}", _reason(str(exc)),
-                                    False))  # fmt: skip
+            problems.append(
+                Problem("invalid record", f"papers/{entry.name}", _reason(str(exc)), False)
+            )
             continue
         problems += records.check(library, record, f"papers/{entry.name}")
     for copy in sorted(library.sources_dir.glob("[!.]*")) if library.sources_dir.is_dir() else []:
@@ -80,8 +81,14 @@ def _leftovers(library: Library) -> list[Problem]:
     if library.lock_file.is_dir():
         empty = not any(library.lock_file.iterdir())
         message = "a directory where the lock file belongs: no command can write the library"
-        problems.append(Problem("lock file", ".lock", message + ("" if empty else
-                                " (not empty: look inside, then remove it)"), empty))  # fmt: skip
+        problems.append(
+            Problem(
+                "lock file",
+                ".lock",
+                message + ("" if empty else " (not empty: look inside, then remove it)"),
+                empty,
+            )
+        )
     if (library.root / TXN_DIR).exists():
         state = "committed" if (library.root / TXN_DIR / "COMMIT").exists() else "uncommitted"
         message = f"a killed command left an {state} write"

@@ -75,16 +75,17 @@ def _edit(scratch: Path, original: bytes, rid: str, run_editor, again) -> bytes 
         try:
             status = run_editor(scratch)
         except OSError as exc:  # (no such program, not executable)
-            raise UsageError(f"cannot run the editor {shlex.join(command)!r} "
-                             f"({exc.strerror}): set $VISUAL or $EDITOR; {name} is "
-                             "unchanged") from None  # fmt: skip
+            raise UsageError(
+                f"cannot run the editor {shlex.join(command)!r} "
+                f"({exc.strerror}): set $VISUAL or $EDITOR; {name} is "
+                "unchanged"
+            ) from None
         edited = _read(scratch)
         if edited is None:
             raise UsageError(f"the editor removed the copy it was editing; {name} is unchanged")
         if status != 0:
             kept = "" if edited == original else f"; your edit is in {scratch}"
-            raise UsageError(f"the editor exited with status {status}; {name} is unchanged"
-                             + kept)  # fmt: skip
+            raise UsageError(f"the editor exited with status {status}; {name} is unchanged" + kept)
         if edited == original:
             return None
         try:

@@ -202,9 +202,11 @@ class Library:
             from filelock import FileLock
 
             if self.lock_file.is_dir():  # (filelock would fail with "Is a directory")
-                raise UsageError(f"{self.lock_file} is a directory, not the library's lock "
-                                 "file: no command can write the library until it is removed "
-                                 "(papers doctor --fix removes it when empty)")  # fmt: skip
+                raise UsageError(
+                    f"{self.lock_file} is a directory, not the library's lock "
+                    "file: no command can write the library until it is removed "
+                    "(papers doctor --fix removes it when empty)"
+                )
             self.lock_file.parent.mkdir(parents=True, exist_ok=True)
             self._lock = FileLock(str(self.lock_file))
         return self._lock

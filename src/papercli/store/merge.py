@@ -84,13 +84,20 @@ def identity_keys(
 
 
 def record_keys(record: Record) -> tuple[str, ...]:
-    return identity_keys(record.venue, record.year, record.title, record.short_name,
-                         record.abstract, arxiv_id(record.urls))  # fmt: skip
+    return identity_keys(
+        record.venue,
+        record.year,
+        record.title,
+        record.short_name,
+        record.abstract,
+        arxiv_id(record.urls),
+    )
 
 
 def entry_keys(entry: Entry) -> tuple[str, ...]:
-    return identity_keys(entry.venue, entry.year, entry.title, entry.short_name, entry.abstract,
-                         arxiv_id(entry.urls))  # fmt: skip
+    return identity_keys(
+        entry.venue, entry.year, entry.title, entry.short_name, entry.abstract, arxiv_id(entry.urls)
+    )
 
 
 _WORD_RE = re.compile(r"[a-z][a-z0-9]+")
@@ -170,8 +177,14 @@ def earlier_version(record: Record, entry: Entry, source: Source) -> Source | No
     first authors differ, and the entry is not taken for a revision."""
     if source.format != "bibtex" or not _revisable(record, entry):
         return None
-    return next((s for s in record.sources if s.format == "bibtex" and s.name == source.name
-                 and s.document != source.document), None)  # fmt: skip
+    return next(
+        (
+            s
+            for s in record.sources
+            if s.format == "bibtex" and s.name == source.name and s.document != source.document
+        ),
+        None,
+    )
 
 
 def _revisable(record: Record, entry: Entry) -> bool:
@@ -193,8 +206,17 @@ def _family(name: str) -> str:
     return fold_key(family)
 
 
-REVISED = ("title", "authors", "short_name", "abstract", "summary_zh", "urls", "venue", "year",
-           "kind")  # fmt: skip
+REVISED = (
+    "title",
+    "authors",
+    "short_name",
+    "abstract",
+    "summary_zh",
+    "urls",
+    "venue",
+    "year",
+    "kind",
+)
 
 
 def revise_entry(record: Record, entry: Entry, before: Entry, source: Source, old: Source) -> bool:

@@ -68,8 +68,13 @@ class Source:
         return f"{self.name}:{self.line}"
 
     def to_dict(self) -> dict[str, Any]:
-        out = {"document": self.document, "name": self.name, "line": self.line,
-               "format": self.format, "fields": list(self.fields)}  # fmt: skip
+        out = {
+            "document": self.document,
+            "name": self.name,
+            "line": self.line,
+            "format": self.format,
+            "fields": list(self.fields),
+        }
         if self.fetched:
             out["fetched"] = self.fetched
         return out
@@ -240,8 +245,10 @@ class Record(Paper):
             raise RecordError(f"{where}: 'citekey' must be ASCII letters, digits and _:./+-")
         kind = _opt_str(data.get("kind"), f"{where}.kind")
         if kind is not None and not KIND_RE.match(kind):
-            raise RecordError(f"{where}: 'kind' must be a BibTeX entry type (article, "
-                              "inproceedings, …): lower-case letters")  # fmt: skip
+            raise RecordError(
+                f"{where}: 'kind' must be a BibTeX entry type (article, "
+                "inproceedings, …): lower-case letters"
+            )
         record = cls(
             id=rid,
             citekey=citekey,
@@ -265,8 +272,10 @@ class Record(Paper):
             conflicts=conflicts,
         )
         if not record.sources:  # (a record cut short loses its last keys first)
-            raise RecordError(f"{where}.sources: a record needs at least one source, the "
-                              "document and line it came from")  # fmt: skip
+            raise RecordError(
+                f"{where}.sources: a record needs at least one source, the "
+                "document and line it came from"
+            )
         return record
 
 

@@ -110,9 +110,11 @@ class Transaction:
         atomic_write(self.dir / "COMMIT", "\n".join(names).encode("utf-8"))
         try:
             self._apply(names)
-        except BaseException as exc:  # Ctrl-C or SIGTERM past the commit point (or an error
-            if interruption(exc) is None:  # its landing in shutil.rmtree caused): finish
-                raise  # first (the handler ignores further signals meanwhile)
+        except BaseException as exc:
+            # Ctrl-C or SIGTERM past the commit point (or an error after it): finish the
+            # renames first (the handler ignores further signals meanwhile).
+            if interruption(exc) is None:
+                raise
             self._apply(names)
             raise
         finally:

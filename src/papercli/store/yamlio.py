@@ -90,8 +90,9 @@ def _check(root, where: str) -> None:
         node, depth = stack.pop()
         line = node.start_mark.line + 1
         if id(node) in seen:
-            raise RecordError(f"{where} line {line}: YAML anchors and aliases (&, *) are not "
-                              "allowed here")  # fmt: skip
+            raise RecordError(
+                f"{where} line {line}: YAML anchors and aliases (&, *) are not allowed here"
+            )
         seen.add(id(node))
         if depth > MAX_DEPTH:
             raise RecordError(f"{where} line {line}: nested or repeated beyond any record")

@@ -129,8 +129,10 @@ class Tag:
     def _exclusions(self) -> list[tuple[str, re.Pattern]]:
         """Each phrase of ``exclude`` and ``passing`` lower-cased, with its pattern
         (compiled once)."""
-        return [(p.lower(), re.compile(re.escape(p), re.IGNORECASE))
-                for p in self.exclude + self.passing]  # fmt: skip
+        return [
+            (p.lower(), re.compile(re.escape(p), re.IGNORECASE))
+            for p in self.exclude + self.passing
+        ]
 
     def matches(self, text: str, *prepared, **named) -> str | None:
         """``first_match``, as written in *text* (None: none)."""

@@ -31,8 +31,10 @@ STOP_WORDS = frozenset(
 # A word written in hyphenated parts (multi-modal, state-of-the-art, GPT-4): two to four
 # runs of ASCII letters and digits, not part of a longer identifier (Qwen2.5-Math-7B).
 # Indexed as its parts and as one word (search.analysis); a query asks for both.
-HYPHENATED_RE = re.compile(r"(?<![A-Za-z0-9_.-])[A-Za-z0-9]+(?:-[A-Za-z0-9]+){1,3}"
-                           r"(?![A-Za-z0-9_-]|\.[A-Za-z0-9])")  # fmt: skip
+HYPHENATED_RE = re.compile(
+    r"(?<![A-Za-z0-9_.-])[A-Za-z0-9]+(?:-[A-Za-z0-9]+){1,3}"
+    r"(?![A-Za-z0-9_-]|\.[A-Za-z0-9])"
+)
 
 UNTITLED = "(untitled)"  # flags a derived label wherever one is shown (a query drops it)
 UNTITLED_NOTE = f"{UNTITLED}: label derived from the abstract"  # (papers show's form)
@@ -81,10 +83,12 @@ _ASCII_CONTROLS = bytes([*range(0x09), *range(0x0B, 0x20), 0x7F])  # (_CONTROL_R
 
 def strip_controls(text: str) -> str:
     """Text with terminal escape sequences and control characters removed (for indexing)."""
-    if len(text) > 300 and text.isascii():  # (an abstract: deleting none of the control
-        raw = text.encode("ascii")  # bytes is a C loop, 3.5 against isprintable's 6.0 µs
-        if len(raw.translate(None, _ASCII_CONTROLS)) == len(raw):  # for 1,300 characters;
-            return text  # from 200 on, about even)
+    # A long ASCII text (an abstract) is checked by deleting its control bytes, a C loop
+    # faster than isprintable from about 300 characters on.
+    if len(text) > 300 and text.isascii():
+        raw = text.encode("ascii")
+        if len(raw.translate(None, _ASCII_CONTROLS)) == len(raw):
+            return text
     elif text.isprintable():  # (no control character: 10x faster than the search below)
         return text
     if "\x1b" not in text and not _CONTROL_RE.search(text):

@@ -82,8 +82,13 @@ def _latex_piece(piece: str) -> str:
 
 
 # Text macros our own BibTeX export writes, read back exactly (pylatexenc lacks or alters them).
-_OWN_MACROS = {"textbraceleft": "{", "textbraceright": "}", "textasciicircum": "^",
-               "textasciitilde": "~", "textbackslash": "\\"}  # fmt: skip
+_OWN_MACROS = {
+    "textbraceleft": "{",
+    "textbraceright": "}",
+    "textasciicircum": "^",
+    "textasciitilde": "~",
+    "textbackslash": "\\",
+}
 
 
 def _macro(piece: str) -> str:

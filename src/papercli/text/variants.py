@@ -31,12 +31,14 @@ TRADITIONAL_FILE = Path(__file__).with_name("traditional.txt")
 
 _ISE_RE = re.compile(r"^([a-z]{3,})is(e|es|ed|ing|er|ers|ation|ations|able)$")
 # Words spelt -ise in American English as well (their -ise is not a suffix).
-_ISE_WORDS = ("advertise advise apprise appraise arise bruise chastise circumcise comprise "
-              "compromise concise cruise demise despise devise disguise enterprise excise "
-              "exercise expertise franchise guise improvise incise merchandise mortise noise "
-              "otherwise paradise poise porpoise praise precise premise promise raise reprise "
-              "revise rise supervise surmise surprise televise tortoise treatise turquoise "
-              "valise vise wise").split()  # fmt: skip
+_ISE_WORDS = (
+    "advertise advise apprise appraise arise bruise chastise circumcise comprise "
+    "compromise concise cruise demise despise devise disguise enterprise excise "
+    "exercise expertise franchise guise improvise incise merchandise mortise noise "
+    "otherwise paradise poise porpoise praise precise premise promise raise reprise "
+    "revise rise supervise surmise surprise televise tortoise treatise turquoise "
+    "valise vise wise"
+).split()
 
 
 # An underscore inside a word: a subscript as LaTeX reads (ℓ_1, x_t) or an identifier.
@@ -46,8 +48,10 @@ _SUBSCRIPT_RE = re.compile(r"(?<=[^\W_])_+(?=[^\W_])")
 # Greek letters by name, as they are typed without a Greek keyboard (β-VAE is beta-VAE,
 # μP is muP, ε-greedy is epsilon-greedy); in alphabet order, from α (U+03B1) and Α (U+0391).
 _GREEK_RE = re.compile("[\u0391-\u03a9\u03b1-\u03c9]")
-GREEK = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi "
-         "rho sigma tau upsilon phi chi psi omega").split()  # fmt: skip
+GREEK = (
+    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi "
+    "rho sigma tau upsilon phi chi psi omega"
+).split()
 
 
 def normalize(text: str) -> str:
