@@ -102,7 +102,7 @@ def test_a_bad_document_leaves_a_new_library_absent(tmp_path):
 
 def ctrl_c_while_saving(monkeypatch) -> None:
     """Ctrl-C as the first record is tagged for saving (after merging, with the index open)."""
-    import papercli.ingest as ingest_module
+    import papercli.ingest.pipeline as ingest_module
 
     def interrupted(record, taxonomy):
         raise KeyboardInterrupt
@@ -137,7 +137,7 @@ def test_each_document_is_copied_once_parsed_not_held_until_the_last(tmp_library
     """A document's bytes are staged (its copy written, pending) before the next is read:
     holding every document's bytes until the last was parsed (80 MB at 100,000 papers)
     left the ingest process ~50 MiB larger to its end."""
-    import papercli.ingest as ingest_module
+    import papercli.ingest.pipeline as ingest_module
 
     pending_when_read = []
     parse_file = ingest_module.parse_file
@@ -161,7 +161,7 @@ def test_a_small_ingest_keeps_what_it_made_in_memory_a_large_one_does_not(
     records are parked as objects (parsing again and parking as JSON cost ~1 s of a
     10,000-paper ingest); past it they are parsed again while merging and their records
     parked on disk, so neither is held all at once. The records are the same either way."""
-    import papercli.ingest as ingest_module
+    import papercli.ingest.pipeline as ingest_module
     from papercli.store.library import Library
 
     parsed_again, parked_in_memory = [], []
@@ -354,7 +354,7 @@ def test_what_finding_a_paper_needed_is_let_go_before_indexing(tmp_library, monk
     largest), the ingest process no longer holds the identity keys' owners, the index's
     answers or the citekeys taken; finding a paper needed them, saving does not. The keys
     it held were their hashes, not their text."""
-    import papercli.ingest as ingest_module
+    import papercli.ingest.pipeline as ingest_module
     from papercli.search.index import PaperIndex
 
     batches, held = [], []

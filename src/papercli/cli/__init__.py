@@ -1,7 +1,10 @@
 """The ``papers`` command line: thin Typer commands over plain functions.
 
-    app.py         the application: options every command takes, one Session per command
-                   (settings, output, taxonomy, library), errors turned into exit codes
+    app.py         the application: options every command takes, registering and parsing
+                   commands
+    session.py     one Session per command (settings, output, taxonomy, library, index)
+    exits.py       errors and signals turned into one line and an exit code
+    helptext.py    command help made from docstrings
     find.py        search, similar, list, show, stats
     tags.py        tags, tag, retag
     library.py     ingest, index, edit, doctor

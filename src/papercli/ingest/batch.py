@@ -1,30 +1,14 @@
-"""Ingest: documents → entries → records merged into the library → index.
-
-Every document is read and parsed before anything is written: one unusable document
-stops the whole ingest with the library untouched. Then, under the library lock, each
-entry either creates a record, is folded into the record of the same paper (see
-``merge``), or is recognised as already there. Records are written first, the index
-after them.
-"""
+"""The records an ingest touches: each entry made a new record, folded into the record of
+the same paper (see ``store.merge``), or found already there."""
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
-import shutil
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import BinaryIO
-
-from .errors import DocumentError
-from .parsers import STDIN, Entry, parse_bytes, parse_file, parse_stream
-from .progress import Progress, quiet
-from .search.index import PaperIndex
-from .store import ids
-from .store.library import Library
-from .store.merge import (
+from ..errors import DocumentError
+from ..parsers import Entry, parse_bytes
+from ..search.index import PaperIndex
+from ..store import ids
+from ..store.library import Library
+from ..store.merge import (
     earlier_version,
     entry_keys,
     merge_entry,
@@ -34,105 +18,9 @@ from .store.merge import (
     revise_entry,
     same_paper,
 )
-from .store.record import Record, Source
-from .tags.tagging import apply_tags, auto_tags, keep_keywords
-from .tags.taxonomy import Taxonomy, load_taxonomy
-
-# An ingest of documents up to this many bytes (in all) keeps what it made in memory: each
-# document's entries from the first parse, instead of parsing it again while merging, and
-# its records until they are saved, instead of parking them on disk (``Parked``). At 10,000
-# papers (7.9 MB of documents) the second parse cost ~0.5 s, on the one core the ingest then
-# uses, and parking ~0.5 s more; entries take ~4 bytes a byte of document, records ~3.
-KEEP_PARSED = 16 << 20
-
-
-@dataclass
-class DocumentReport:
-    path: str
-    format: str
-    entries: int
-    venue: str | None
-    year: int | None
-
-
-@dataclass
-class IngestReport:
-    documents: list[DocumentReport] = field(default_factory=list)
-    new: list[str] = field(default_factory=list)  # ids of records created
-    merged: list[str] = field(default_factory=list)  # ids of records an entry was folded into
-    revised: list[str] = field(default_factory=list)  # ids a new version of a .bib changed
-    unchanged: int = 0  # entries already in the library
-    warnings: list[str] = field(default_factory=list)  # "file:line: message"
-    written: int = 0  # record files actually written
-
-    def summary(self) -> str:
-        docs = len(self.documents)
-        entries = sum(d.entries for d in self.documents)
-        entry_word = "entry" if entries == 1 else "entries"
-        revised = f"{len(self.revised)} revised, " if self.revised else ""
-        return (
-            f"{docs} document{'s' * (docs != 1)}, {entries} {entry_word}: "
-            f"{len(self.new)} new, {len(self.merged)} merged, {revised}{self.unchanged} unchanged, "
-            f"{len(self.warnings)} warning{'s' * (len(self.warnings) != 1)}"
-        )
-
-
-def _pack(record: Record | dict) -> str:
-    data = record.to_dict() if isinstance(record, Record) else record
-    return json.dumps(data, ensure_ascii=False)
-
-
-class Parked:
-    """Records parked until they are saved: as JSON in a temporary file, each found again by
-    where it lies, or (*in_memory*, for a small ingest) as they are.
-
-    Held as text, the records parked by an ingest of 100,000 papers were ~200 MB of its
-    362 MiB peak (and all processes together peaked at 662 MiB, against the 500 MB goal):
-    on disk, each costs an entry of a dict. The file is gone when closed, and with the
-    process however it ends; a record is read back with one ``pread``. Writing and reading
-    them back cost ~0.5 s of a 10,000-paper ingest, which holds them in ~30 MB."""
-
-    def __init__(self, in_memory: bool = False) -> None:
-        self._file = None
-        self._end = 0
-        self._where: dict[str, int] = {}  # id -> offset << 32 | length (one int: a tuple of
-        # two took 80 bytes more a record)
-        self._live: dict[str, Record] | None = {} if in_memory else None
-
-    def __contains__(self, rid: str) -> bool:
-        return rid in (self._where if self._live is None else self._live)
-
-    def __len__(self) -> int:
-        return len(self._where if self._live is None else self._live)
-
-    def put(self, record: Record) -> None:
-        if self._live is not None:
-            self._live[record.id] = record
-            return
-        if self._file is None:
-            import tempfile
-
-            self._file = tempfile.TemporaryFile(prefix="papers-parked-", buffering=0)  # noqa: SIM115 (closed by close())
-        data = _pack(record).encode("utf-8")
-        os.pwrite(self._file.fileno(), data, self._end)
-        self._where[record.id] = self._end << 32 | len(data)
-        self._end += len(data)
-
-    def pop(self, rid: str) -> Record:
-        if self._live is not None:
-            return self._live.pop(rid)
-        where = self._where.pop(rid)
-        offset, length = where >> 32, where & 0xFFFFFFFF
-        data = os.pread(self._file.fileno(), length, offset).decode("utf-8")
-        return Record.from_dict(json.loads(data), rid)
-
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
-        self._where.clear()
-        if self._live is not None:
-            self._live.clear()
+from ..store.record import Record, Source
+from .report import IngestReport
+from .spill import Parked, pack
 
 
 class Batch:
@@ -198,7 +86,7 @@ class Batch:
             record = Record.from_dict(fields["data"], rid)
         else:
             record = self.library.load(rid)
-        self.before[rid] = _pack(record)
+        self.before[rid] = pack(record)
         self.remember(record)
         return record
 
@@ -365,132 +253,3 @@ def _base_id(entry: Entry) -> str:
 def _after_file(message: str) -> str:
     """'lib/papers/x.yaml line 3: year must be …' → 'line 3: year must be …'."""
     return message.split(".yaml", 1)[-1].lstrip(" :") if ".yaml" in message else message
-
-
-def ingest(
-    library: Library,
-    paths: Iterable[Path],
-    taxonomy: Taxonomy | None = None,
-    progress: Progress = quiet,
-    stdin: BinaryIO | None = None,
-) -> IngestReport:
-    """Ingest documents; raise ``DocumentError``, touching nothing, if one is unusable.
-    A path ``-`` is the document *stdin* holds, named ``stdin`` in the records' sources
-    and in warnings."""
-    # Every document is parsed before anything reaches the library. Unless the documents
-    # are within KEEP_PARSED bytes in all, their entries are then let go (at 100,000 papers
-    # they took ~300 MB; as soon as the bytes read pass the limit) and each document is
-    # parsed again, one at a time, from its copy while merging. The copy is staged as soon
-    # as the document is parsed: all documents' bytes held until the last was parsed (80 MB
-    # at 100,000 papers) left the
-    # ingest process ~50 MiB larger to its end. Copies wait in sources/.pending-<pid>/
-    # until the transaction that cites them commits, and go if any document is unusable.
-    made = [f for f in (library.sources_dir, *_missing(library.root)) if not f.exists()]
-    done = False
-    try:
-        staged, parsed = [], 0
-        for path in map(Path, paths):
-            if str(path) == "-" and stdin is not None:
-                path, (doc, data) = Path(STDIN), parse_stream(stdin)
-            else:
-                doc, data = parse_file(path)
-            count, parsed = len(doc.entries), parsed + len(data)
-            if parsed > KEEP_PARSED:  # (and those kept so far, once all are parsed)
-                doc.entries = []
-            staged.append((path, doc, count, *library.stage_source(path.name, data)))
-            del data
-        small = parsed <= KEEP_PARSED
-        if not small:
-            for _path, doc, *_rest in staged:
-                doc.entries = []
-        report = _merge_and_save(library, staged, taxonomy or load_taxonomy(), progress, small)
-        done = True
-        return report
-    finally:
-        library.clean_pending([library.pending_dir()])  # (empty unless the ingest failed)
-        if not done:
-            _remove_made(library, made)
-
-
-def _remove_made(library: Library, made: list[Path]) -> None:
-    """After a failed ingest, remove the folders it created, deepest first: a library it
-    created stays absent. Its index (made before saving began) and its lock file go too,
-    unless the library's folder holds anything else by then."""
-    if library.root in made and library.root.is_dir():
-        ours = {library.index_dir.name, library.lock_file.name, library.sources_dir.name}
-        if {p.name for p in library.root.iterdir()} <= ours:
-            shutil.rmtree(library.index_dir, ignore_errors=True)
-            library.lock_file.unlink(missing_ok=True)
-    for folder in made:
-        with contextlib.suppress(OSError):
-            folder.rmdir()
-
-
-def _missing(folder: Path) -> list[Path]:
-    """*folder* and its ancestors that do not exist yet, deepest first."""
-    out = []
-    while not folder.exists() and folder != folder.parent:
-        out.append(folder)
-        folder = folder.parent
-    return out
-
-
-def _merge_and_save(
-    library: Library, staged: list, taxonomy: Taxonomy, progress, small: bool
-) -> IngestReport:
-    with contextlib.closing(Parked(in_memory=small)) as parked:  # (its file goes, whatever happens)
-        return _merge(library, staged, taxonomy, progress, parked, small)
-
-
-def _merge(
-    library: Library, staged: list, taxonomy: Taxonomy, progress, parked: Parked, small: bool
-):
-    """Merge the staged documents' entries and save the records. *small*: the documents are
-    within ``KEEP_PARSED`` bytes, and kept their entries from the first parse."""
-    report = IngestReport()
-    with library.lock():
-        index = PaperIndex(library).open(progress=progress)
-        with index.searcher() as searcher:
-            batch = Batch(library, index, searcher, parked)
-            total = sum(count for _p, _doc, count, _rel, _at in staged)
-            with progress(total, "ingesting") as advance:
-                for path, header, count, rel, at in staged:
-                    report.documents.append(
-                        DocumentReport(str(path), header.format, count, header.venue, header.year)
-                    )
-                    report.warnings += [f"{path}:{w.line}: {w.message}" for w in header.warnings]
-                    entries, header.entries = header.entries, []  # (kept, or parsed again)
-                    if not small:
-                        entries = parse_bytes(at.read_bytes(), str(path)).entries
-                    for entry in entries:
-                        source = Source(rel, path.name, entry.line, header.format, entry.fields())
-                        batch.add(entry, source, report, str(path))
-                        advance()
-                    del entries
-                    batch.park()
-        # Each record is tagged, staged and indexed in one pass, and then let go: the
-        # indexing processes work while this one tags and saves the next records.
-        batch.merged()
-        touched = batch.touched  # (in order; not changed while saving)
-        with index.writer(len(touched), progress=progress) as writer:
-            with library.transaction() as txn:
-                pending = {rel: at for _p, _d, _c, rel, at in staged if at != library.root / rel}
-                for rel, at in pending.items():
-                    txn.adopt(at, rel)
-                with progress(len(touched), "saving") as advance:
-                    for rid in touched:
-                        advance()
-                        record = batch.take(rid)
-                        batch.records.clear()  # let it go once saved
-                        auto = auto_tags(record, taxonomy)
-                        keep_keywords(record, batch.keywords.get(rid, set()) - auto)
-                        apply_tags(record, auto)
-                        data = record.to_dict()
-                        before = batch.before.pop(rid)
-                        if (before is None or before != _pack(data)) and txn.save(record):
-                            writer.upsert(record, txn.stamp(rid), before is None, data)
-                            report.written += 1
-                with progress(None, "writing the records"):  # (flushing 10,000 files: seconds)
-                    txn.commit()
-            writer.papers_dir = library.papers_dir_stamp()
-    return report
