@@ -1,7 +1,7 @@
 """Every index state heals or names its cure: each file under .index/ is overwritten with
 random bytes, cut in half, given the wrong JSON type or deleted. Each time the next
-command either rebuilds (and says so) or exits 2 naming ``papers index --rebuild``;
-``doctor`` reports what is left; ``papers index --rebuild`` always works."""
+command either rebuilds (and says so) or exits 2 naming ``papers index --rebuild``, which
+then works, and ``doctor`` reports what is left."""
 
 from __future__ import annotations
 
@@ -83,11 +83,12 @@ def test_each_index_file_damaged_each_way(shown, seeded_template, tmp_path, kind
             assert search.stdout == shown, case
             doctor = invoke("--library", str(library), "doctor")
             assert doctor.exit_code == 0, f"{case}: {doctor.stdout}"
-        else:  # names the cure; doctor sees it
-            assert search.exit_code == 2, f"{case}: {search.stderr}"
-            assert "papers index --rebuild" in search.stderr, case
-            doctor = invoke("--library", str(library), "doctor")
-            assert doctor.exit_code == 4 and "index: .index:" in doctor.stdout, case
+            continue
+        # Otherwise it names the cure, doctor sees it, and the cure works.
+        assert search.exit_code == 2, f"{case}: {search.stderr}"
+        assert "papers index --rebuild" in search.stderr, case
+        doctor = invoke("--library", str(library), "doctor")
+        assert doctor.exit_code == 4 and "index: .index:" in doctor.stdout, case
         rebuild = invoke("--library", str(library), "index", "--rebuild")
         assert rebuild.exit_code == 0, f"{case}: {rebuild.stderr}"
         assert invoke("--library", str(library), "search", "muon").stdout == shown, case
