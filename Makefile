@@ -37,9 +37,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
-## bench: timings side by side in one run (see BENCHMARKS.md), then the glossary bridge's cost and the per-hit cost against papis (own venv); BENCH_ARGS="--sizes 1000,10000,100000"
+## bench: timings side by side in one run, written to BENCHMARKS.md (~5 min), then the glossary bridge's cost and the per-hit cost against papis (own venv); BENCH_ARGS="--sizes 1000,10000,100000"
 bench: $(STAMP)
-	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
+	$(BIN)/python benchmarks/run.py --output BENCHMARKS.md $(BENCH_ARGS)
 	$(BIN)/python benchmarks/bridge_cost.py
 	$(BIN)/python benchmarks/per_hit.py
 

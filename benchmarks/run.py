@@ -1,9 +1,8 @@
 """Benchmarks for ``papers``: one ingest and cold-process query latency at several sizes.
 
     python benchmarks/run.py [--sizes 1000,10000] [--runs 15] [--keep DIR] [--output FILE]
-    make bench                                              # 1k and 10k papers
+    make bench                                              # 1k and 10k: BENCHMARKS.md
     make bench BENCH_ARGS="--sizes 1000,10000,100000"       # 100k as well (takes long)
-    make bench BENCH_ARGS="--output BENCHMARKS.md"          # rewrite BENCHMARKS.md
 
 For each size, in a fresh folder: generate seeded documents (``generate.py``: half digest
 pages, half abstract lists), ingest them all into an empty library with ONE ``papers ingest``
@@ -538,9 +537,9 @@ def report(facts: list[tuple[str, str]], rows: list[Row], runs: int) -> str:
         "output lines (papers) or matching files (rg). Bytecode is compiled first "
         "(`compileall`), as for an installed package. Peak memory: the largest process, and "
         "all of them together (ingest indexes in two extra processes). "
-        "Rerun with `make bench` (1k, 10k); "
-        '`make bench BENCH_ARGS="--sizes 1000,10000,100000"` adds 100k papers; '
-        '`BENCH_ARGS="--output BENCHMARKS.md"` rewrites this file.'
+        "`make bench` rewrites this file (1k, 10k); "
+        '`make bench BENCH_ARGS="--sizes 1000,10000,100000"` adds 100k papers. Past results '
+        "are in git history."
     )
     machine = "\n".join(f"- {k}: {v}" for k, v in facts)
     return f"# Benchmarks\n\n{intro}\n\n{machine}\n\n{table(rows)}\n"

@@ -27,8 +27,10 @@ pytestmark = pytest.mark.slow
 # descriptor" exit in CI); under `make soak`, 30 signals of a new seed. PAPERS_FAULT_SEED
 # (one or more, comma separated) and PAPERS_FAULT_RUNS repeat a run.
 RUNS = int(os.environ.get("PAPERS_FAULT_RUNS", "30" if SOAK else "3"))
+_RUN = os.environ.get("PYTEST_XDIST_TESTRUNUID")  # (one per run: every worker, one seed)
+_NEW_SEED = int(_RUN[:8], 16) % 1_000_000 if _RUN else random.randrange(1_000_000)
 SEEDS = [int(s) for s in os.environ.get("PAPERS_FAULT_SEED", "").split(",") if s.strip()] or (
-    [random.randrange(1_000_000)] if SOAK else [3213, 2026, 7]
+    [_NEW_SEED] if SOAK else [3213, 2026, 7]
 )
 ENDINGS = {signal.SIGINT: (130, "papers: interrupted"), signal.SIGTERM: (143, "papers: terminated")}
 
