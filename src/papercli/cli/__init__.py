@@ -76,9 +76,8 @@ def main() -> None:
     signal.signal(signal.SIGTERM, _interrupted)
     try:
         # What importing Typer and the commands makes lives until the exit: not collected
-        # while imported (no garbage to find), then kept out of the collector's scans. A
-        # piped listing of 3,527 hits at 10k papers took 272 instead of 288 ms (its full
-        # collections walked every module's objects), a rare search 144 instead of 156 ms.
+        # while imported (no garbage to find), then kept out of the collector's scans (a
+        # long listing's full collections walked every module's objects).
         gc.disable()
         from .app import app
 

@@ -1,11 +1,9 @@
 """How the index's segments are written: Whoosh's own format (``W3Codec``), with each
 paper's stored fields kept uncompressed.
 
-Whoosh deflates every document's stored fields (level 3). A listing reads them for every
-hit, and inflating them was the largest single cost of a hit: on 10,000 papers,
-``learning`` (3,527 hits) spent 24 µs a hit in ``zlib.decompress`` of its ~40 µs of
-reading stored fields (1.2 KB inflated to 2.8 KB a paper). Uncompressed, the column is
-2.4× larger on disk (28 MB at 10,000 papers), which the page cache holds.
+Whoosh deflates every document's stored fields. A listing reads them for every hit, and
+inflating them was the largest single cost of a hit; uncompressed, the column is about
+2.4× larger on disk, which the page cache holds.
 
 A segment records the codec that wrote it (pickled in the index's table of contents, by
 this module's name), so a reader always reads a segment the way it was written.
@@ -84,8 +82,7 @@ class _PerDocReader(W3PerDocReader):
     def doc_field_length(self, docnum, fieldname, default=0):
         """``W3PerDocReader.doc_field_length`` from the field's lengths read in one piece:
         Whoosh read them a document at a time (a seek and a read each), for every posting
-        it wrote when committing (3.1 of 17 s indexing 2,000 papers) and every hit it
-        scored."""
+        it wrote when committing and every hit it scored."""
         if fieldname not in self._length_bytes:
             reader = self._cached_reader(_lenfield(fieldname), LENGTHS_COLUMN)
             self._length_bytes[fieldname] = (
@@ -164,9 +161,8 @@ def stored_fields_reader(searcher) -> Callable[[int], dict]:
 
     Whoosh's own way (searcher, then the reader of all segments, then the segment's) also
     copies the fields through a check of each name against the schema, for fields removed
-    from it (ours never are: a schema change rebuilds the index): 13 µs a hit against 9 on
-    the 3,527 hits of "learning" at 10,000 papers. An index with segments of another codec
-    is read Whoosh's way."""
+    from it (ours never are: a schema change rebuilds the index), a third of a hit's
+    cost. An index with segments of another codec is read Whoosh's way."""
     leaves = searcher.reader().leaf_readers()
     perdocs = [getattr(reader, "_perdoc", None) for reader, _offset in leaves]
     if not all(isinstance(perdoc, _PerDocReader) for perdoc in perdocs):

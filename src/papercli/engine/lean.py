@@ -2,13 +2,14 @@
 uses here. Only the command line calls ``load()`` (when a command starts): library code
 imports Whoosh as it is and never touches ``sys.modules``.
 
-``whoosh.compat`` imports ``urllib.request`` for ``urlretrieve`` (~35 ms, pulling in
-http.client and email: papers never downloads through Whoosh), ``whoosh.reading`` imports
-the ``cached_property`` package, which imports asyncio (~25 ms), and ``whoosh.query.terms``
-imports ``whoosh.lang.morph_en``, whose word-variation tables compile into one huge
-regular expression (~25 ms) that only Whoosh's ``Variations`` query uses. Its hash tables
-take ``md5`` (and its automata ``sha1``) from ``hashlib``, which loads OpenSSL (3.7 ms);
-the same functions come from Python's own ``_md5`` and ``_sha1`` in 0.3 ms.
+Each of these costs a command's start-up and serves papers nothing: ``whoosh.compat``
+imports ``urllib.request`` for ``urlretrieve`` (with http.client and email: papers never
+downloads through Whoosh), ``whoosh.reading`` imports the ``cached_property`` package,
+which imports asyncio, and ``whoosh.query.terms`` imports ``whoosh.lang.morph_en``, whose
+word-variation tables compile into one huge regular expression that only Whoosh's
+``Variations`` query uses. Its hash tables take ``md5`` (and its automata ``sha1``) from
+``hashlib``, which loads OpenSSL; Python's own ``_md5`` and ``_sha1`` give the same
+digests without it.
 
 ``load()`` imports Whoosh's modules once with stand-ins for those in ``sys.modules``
 *only while Whoosh's own modules execute*, and removes them before returning. What stays
@@ -19,10 +20,7 @@ same for the plain properties Whoosh defines), and Whoosh's ``md5`` and ``sha1``
 Python's own (the same digests; a Python built without them gets ``hashlib``). Any
 other code that imports ``urllib.request``, ``hashlib`` or ``whoosh.lang.morph_en`` gets
 the real module, as if this module did not exist. If Whoosh was imported before, nothing
-is done.
-
-Measured (cold processes, this machine): ``import whoosh.index, whoosh.query`` 119–179 ms
-without the stand-ins, 47–73 ms with them.
+is done. (The import takes about a third of its plain time: BENCHMARKS.md's floors.)
 """
 
 from __future__ import annotations

@@ -10,8 +10,7 @@ Whoosh's ``MpWriter`` hands batches of documents to indexing processes. As shipp
 - Ctrl-C reaches every process of the terminal's process group, and each child printed a
   ``KeyboardInterrupt`` traceback of its own;
 - the children came from ``fork`` (the default start method), so each shared, and its
-  garbage collector soon copied, everything the parent held (505 MB resident each at
-  100,000 papers).
+  garbage collector soon copied, everything the parent held.
 
 Here the children start from a fork server (where there is one) through a context of
 their own, without changing the process's default start method; they ignore SIGINT from
@@ -57,7 +56,7 @@ def _context():
 def _start_fork_server() -> None:
     """Start the fork server with SIGINT ignored, so that the indexing processes it forks
     ignore Ctrl-C from their first instruction: the server hands its children the SIGINT
-    disposition it was started with, and they take ~100 ms to reach ``_Task.run``. Only
+    disposition it was started with, and they take a while to reach ``_Task.run``. Only
     possible from the main thread (elsewhere the server starts on first use as usual)."""
     if _context().get_start_method() != "forkserver":
         return

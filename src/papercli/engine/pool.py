@@ -4,10 +4,8 @@ it writes its segment.
 Whoosh's ``PostingPool`` keeps each posting as a tuple ``(field, term, docnum, weight,
 value)``, ~230 bytes in memory. Past ``limitmb`` it sorts what it holds and spills it to a
 temporary file, one ``pickle.dump`` a posting; once anything has spilled, every posting is
-written, read back one ``pickle.load`` at a time and merged through a heap of tuples. Measured
-on 5,000 papers of the synthetic 10k library (one indexing process's share, 715,000
-postings): 10.0 s to index with the 64 MB pool, which spilled, against 6.5 s with a pool
-large enough to hold everything in memory (236 MB resident against 151).
+written, read back one ``pickle.load`` at a time and merged through a heap of tuples: a
+pool that spills indexes about 1.5 times slower than one that does not.
 
 Here the postings of each term are appended to one ``bytearray`` (docnum, weight, the
 value's length, the value: 16 bytes plus the value), under that term in a dict per field.
@@ -30,9 +28,9 @@ from collections.abc import Iterator
 
 _HEAD = struct.Struct("<Idi")  # docnum, weight, the value's length (-1: no value)
 TERM_COST = 120  # bytes a new term costs beyond its postings (dict slot, bytearray header)
-CHUNK = 256 << 10  # bytes of postings a run holds per marshal record (what merging holds of
-# each run at a time: chunks of 4,096 terms were up to a few MB each, and merging 13 runs of
-# a 100k ingest's share held ~100 MB)
+# Bytes of postings a run holds per marshal record: what merging holds of each run at a
+# time, so that merging many runs holds little (chunks of a fixed number of terms did not).
+CHUNK = 256 << 10
 
 
 class CompactPool:

@@ -27,9 +27,8 @@ class Batch:
     """Records touched by this ingest, and which identity key belongs to which of them.
 
     The records of the document being ingested are objects; once it is done they are
-    parked (``Parked``: as JSON in a temporary file, unless the ingest is small; 100,000
-    records held as objects took ~300 MB, and as text ~200 MB) and come back to life if a
-    later entry is the same paper."""
+    parked (``Parked``: as JSON in a temporary file, unless the ingest is small) and come
+    back to life if a later entry is the same paper."""
 
     def __init__(self, library: Library, index: PaperIndex, searcher, parked: Parked) -> None:
         self.library = library
@@ -52,10 +51,9 @@ class Batch:
             self.touched[record.id] = None
         self.records[record.id] = record
         for key in record_keys(record):
-            # (the key's hash, not its text: 177,535 keys of 39 characters on average took
-            # 22.2 MiB as text, 16.0 as hashes. Two keys with one 64-bit hash, odds ~1e-9 at
-            # 300,000 keys, would at worst leave a paper unmerged: same_paper turns down the
-            # other paper's record, and the first key to arrive keeps the hash)
+            # The key's hash, not its text (smaller). Two keys with one 64-bit hash would
+            # at worst leave a paper unmerged: same_paper turns down the other paper's
+            # record, and the first key to arrive keeps the hash.
             self.owner.setdefault(hash(key), record.id)
         if record.citekey:
             self.keyed[record.citekey] = record.id
@@ -112,9 +110,7 @@ class Batch:
         """Ids of the indexed papers holding identity key *key*, looked up once per ingest
         (a title repeated 50,000 times read the same stored record 50,000 times). A key the
         index does not hold is not remembered: asking the index's list of terms again costs
-        little, while an empty answer for each new paper's keys grew with the ingest (with
-        the parked records' places as ints, the ingest process's peak at 100,000 new papers
-        went from 235 to 224 MiB)."""
+        little, while an empty answer for each new paper's keys grew with the ingest."""
         if key not in self.lookups:
             if ("keys", key) not in self.reader:
                 return []

@@ -22,9 +22,8 @@ from .spill import Parked, pack
 
 # An ingest of documents up to this many bytes (in all) keeps what it made in memory: each
 # document's entries from the first parse, instead of parsing it again while merging, and
-# its records until they are saved, instead of parking them on disk (``Parked``). At 10,000
-# papers (7.9 MB of documents) the second parse cost ~0.5 s, on the one core the ingest then
-# uses, and parking ~0.5 s more; entries take ~4 bytes a byte of document, records ~3.
+# its records until they are saved, instead of parking them on disk (``Parked``). Parsing
+# again and parking cost time; holding costs ~7 bytes of memory a byte of document.
 KEEP_PARSED = 16 << 20
 
 
@@ -39,13 +38,12 @@ def ingest(
     A path ``-`` is the document *stdin* holds, named ``stdin`` in the records' sources
     and in warnings."""
     # Every document is parsed before anything reaches the library. Unless the documents
-    # are within KEEP_PARSED bytes in all, their entries are then let go (at 100,000 papers
-    # they took ~300 MB; as soon as the bytes read pass the limit) and each document is
-    # parsed again, one at a time, from its copy while merging. The copy is staged as soon
-    # as the document is parsed: all documents' bytes held until the last was parsed (80 MB
-    # at 100,000 papers) left the
-    # ingest process ~50 MiB larger to its end. Copies wait in sources/.pending-<pid>/
-    # until the transaction that cites them commits, and go if any document is unusable.
+    # are within KEEP_PARSED bytes in all, their entries are then let go (as soon as the
+    # bytes read pass the limit) and each document is parsed again, one at a time, from
+    # its copy while merging: memory stays bounded however many papers come. Each copy is
+    # staged as soon as its document is parsed, so that no document's bytes are held to
+    # the end. Copies wait in sources/.pending/<pid>/ until the transaction that cites
+    # them commits, and go if any document is unusable.
     made = [f for f in (library.sources_dir, *_missing(library.root)) if not f.exists()]
     done = False
     try:

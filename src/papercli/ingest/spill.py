@@ -17,11 +17,9 @@ class Parked:
     """Records parked until they are saved: as JSON in a temporary file, each found again by
     where it lies, or (*in_memory*, for a small ingest) as they are.
 
-    Held as text, the records parked by an ingest of 100,000 papers were ~200 MB of its
-    362 MiB peak (and all processes together peaked at 662 MiB, against the 500 MB goal):
-    on disk, each costs an entry of a dict. The file is gone when closed, and with the
-    process however it ends; a record is read back with one ``pread``. Writing and reading
-    them back cost ~0.5 s of a 10,000-paper ingest, which holds them in ~30 MB."""
+    Held in memory, even as text, the records of a 100,000-paper ingest were most of its
+    peak; on disk, each costs an entry of a dict. The file is gone when closed, and with
+    the process however it ends; a record is read back with one ``pread``."""
 
     def __init__(self, in_memory: bool = False) -> None:
         self._file = None

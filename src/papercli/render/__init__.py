@@ -61,9 +61,9 @@ def hit_json(hit: Hit, scores: bool) -> dict:
 
 FLUSH_FIRST = 20  # lines flushed one by one: a screenful, and at 100k papers the best 20,
 # which come before every match is ranked
-FLUSH_EVERY = 0.05  # s: then what was written is flushed at least this often. A flush a
-# line (a write call each) cost 2-3 us of a piped hit's ~60: the 3,527 hits of `learning`
-# at 10k papers, written into `cat`, took 41-59 ms so and 29-48 ms batched (3 runs)
+# Then what was written is flushed at least this often (seconds): a flush a line, a write
+# call each, was a few percent of a piped hit's cost.
+FLUSH_EVERY = 0.05
 
 
 def write_hits(

@@ -10,8 +10,8 @@ The file is UTF-8 text, one entry a line, in sections: ``[concepts]`` (id, tab, 
 as JSON), ``[words]`` (a word, tab, as JSON the ids it makes candidates, each with the
 words its name needs beside it), ``[others]`` (a needle, tab, the ids it makes candidates),
 ``[abbreviations]`` (in lower case, tab, as written) and ``[english]`` (every word of the
-English names, on one line). Read as one JSON document it took a cold search 4.4-6 ms of
-CPU, decoding 195 KB of text into 12,000 objects; a query needs a few of them.
+English names, on one line). A query needs a few entries: decoding the whole glossary as
+one JSON document was a noticeable part of a cold search.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ class QueryGlossary:
         if not raw.startswith(_MAGIC):
             return None
         # (each section sliced once, at offsets: slicing off what was left after each one
-        # copied the file five times over, 0.5 of 0.6 ms)
+        # would copy the file once a section)
         sections, pos = {}, len(_MAGIC)
         for name, after in zip(_SECTIONS, (*_SECTIONS[1:], None), strict=True):
             head = f"[{name}]\n".encode()
@@ -105,8 +105,8 @@ class QueryGlossary:
 
     @cached_property
     def _lines(self) -> dict[str, list[bytes]]:
-        """Each section's lines, sorted (bytes split at bytes: 0.1 ms; split into keys and
-        values as well, 4 ms)."""
+        """Each section's lines, sorted (split at line ends only: splitting keys from
+        values too would cost far more than a query's lookups)."""
         return {
             name: self._sections[name].split(b"\n")[:-1]
             for name in ("concepts", "words", "others", "abbreviations")
@@ -191,8 +191,8 @@ class QueryGlossary:
         lowered = text.lower()
         candidates = self._others_in(lowered)
         words = word_set(lowered)
-        # A name whose words the text does not all hold is not in it: "learning" made 40
-        # concepts candidates of "federated learning" (deep learning…), 4 ms to rule out.
+        # A name whose words the text does not all hold is not in it ("learning" alone
+        # would make "deep learning" and dozens more candidates of "federated learning").
         for needle in words:
             for cid, needs in self._named_with(needle):
                 if words.issuperset(needs):

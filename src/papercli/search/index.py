@@ -169,7 +169,7 @@ class PaperIndex:
             return saved, f"was missing its compiled glossary ({COMPILED})"
         toc = f"_{storage.INDEX_NAME}_{(saved.get('files') or {}).get('generation')}.toc"
         for attempt in range(3):
-            try:  # (not exists_in first: it reads and unpickles the whole TOC too, ~13 ms)
+            try:  # (not exists_in first: it reads and unpickles the whole TOC too)
                 self._ix = storage.open_index(self.dir)
                 break
             except FileNotFoundError:
@@ -202,7 +202,7 @@ class PaperIndex:
 
     def broader(self) -> dict[str, list[str]]:
         """Each concept's broader ones: as the glossary read for indexing has them, else as
-        saved with the index (not the whole glossary built: a query's ~4 ms)."""
+        saved with the index (building the whole glossary would slow every query)."""
         if self._glossary is not None:
             return {cid: c.broader for cid, c in self._glossary.concepts.items() if c.broader}
         return saved_broader(self.dir)
@@ -443,8 +443,7 @@ class PaperIndex:
     def categories(self) -> set[str]:
         """Every category in the index's list of terms, lower-cased as indexed (a deleted
         paper's may linger: a search for it finds nothing). Saved with each commit: reading
-        them from the index took a searcher of its own, ~1 ms of every search at 10,000
-        papers."""
+        them from the index would take every search a searcher of its own."""
         if self.saved_categories is not None:
             return set(self.saved_categories)
         with self.searcher() as searcher:
@@ -529,14 +528,10 @@ def _ranked(searcher, q, limit: int | None, sort: bool) -> Iterator[tuple[float,
     """(score, docnum) of *q*'s matches, best first (or by title when *sort*).
 
     Unlimited and by score, with ``MANY`` matches or more, the best ``FIRST`` come from a
-    top-N search first: Whoosh finds those without scoring every match (it skips blocks
-    that cannot reach the top), while ranking all 38,844 matches of "learning" among
-    100,000 papers delayed the first line past the end of a whole ``--limit 20`` search
-    (323 against 242 ms). The rest follow from the full ranking, less those already
-    given. With fewer matches there is little to skip: at 10,000 papers (up to 4,352
-    matches) the top-20 search took as long as ranking every match or longer (27 against
-    28 ms for "learning", 26 against 19 for "federated learning"), so it would only be
-    done twice."""
+    top-N search first, so that the first line is out before every match is ranked
+    (Whoosh skips blocks that cannot reach the top); the rest follow from the full
+    ranking, less those already given. With fewer matches there is little to skip, and
+    the top-N search would only rank twice."""
     from ..engine.ranking import ranked
 
     order, q = ("sortkey" if sort else None), unions(q)

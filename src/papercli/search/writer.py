@@ -159,11 +159,9 @@ def _whoosh_writer(index: PaperIndex, expected: int):
     if expected >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
         from ..engine.parallel import ParallelWriter
 
-        # limitmb: the postings each process holds (``pool.CompactPool``, ~30 bytes each)
-        # before it writes a run to disk. 32 MB holds a 10k ingest's share (~26 MB for
-        # 5,000 papers: no run; Whoosh's own pool, ~230 bytes a posting, spilled there). At
-        # 100k: all processes peaked at 434 MiB summed RSS with 32, 482 MiB with 64 (and
-        # 148 against 153 s: writing and merging runs is cheap).
+        # limitmb: the postings each process holds (``pool.CompactPool``) before it writes
+        # a run to disk: POOL_MB keeps the memory of a 100k ingest bounded, and writing and
+        # merging runs costs little.
         return ParallelWriter(
             index.ix,
             procs=2,

@@ -6,8 +6,8 @@ query alike, so that either way finds the other.
 - Traditional Chinese as Simplified (``聯邦學習`` → ``联邦学习``), character by character by
   OpenCC's own ``t2s`` table: ``traditional.txt`` holds the 3,761 characters OpenCC changes
   and, on its second line, what each becomes (generated from OpenCC by ``python -m
-  papercli.text.variants``; a test keeps it in step). Loading OpenCC itself cost a query
-  6.4 ms (BENCHMARKS.md), over the 10 ms the whole bridge may add; the table takes 0.4 ms.
+  papercli.text.variants``; a test keeps it in step). Loading OpenCC itself would cost a
+  query more than the whole bridge may add; the table costs a fraction of that.
   What OpenCC's phrases would add (乾隆 keeps its 乾) does not matter for matching: the
   index and the query are converted alike. All 1,322 Chinese names of the glossary, written
   in Traditional by OpenCC's ``s2t``, come back the same either way.
