@@ -33,7 +33,7 @@ from . import state
 from .compiled import COMPILED, OLD_COMPILED, QueryGlossary
 from .glossary import BROADER, FULL, Glossary, GlossaryFiles, saved_broader
 from .hits import Hit, hit_from
-from .schema import SCHEMA_VERSION, make_schema
+from .schema import SCHEMA_VERSION, ids_by_docnum, make_schema
 from .vocabulary import FILE as VOCABULARY_FILE
 
 _UNREAD = object()  # (a cached value not read yet; None is a value)
@@ -478,7 +478,8 @@ class PaperIndex:
         for _attempt in range(2):
             with self.searcher() as searcher:
                 order = "sortkey" if sort else None
-                found = ranked(searcher, unions(q), None if exact else limit, order)
+                ids = ids_by_docnum(searcher)
+                found = ranked(searcher, unions(q), None if exact else limit, order, ids)
                 kept = found[:limit] if exact and limit is not None else found
                 stored = [(searcher.stored_fields(n), score) for score, n in kept]
                 hits = [hit_from(fields, None if sort else score) for fields, score in stored]
@@ -539,14 +540,15 @@ def _ranked(searcher, q, limit: int | None, sort: bool) -> Iterator[tuple[float,
     # looks up each term's count, seven a word of the query, and is capped at that size).
     few = searcher.reader().doc_count_all() < MANY
     if limit is not None or sort or few or q.estimate_size(searcher.reader()) < MANY:
-        yield from ranked(searcher, q, limit, order)
+        yield from ranked(searcher, q, limit, order, ids_by_docnum(searcher))
         return
     given = set()
-    for score, docnum in ranked(searcher, q, FIRST):
+    ids = ids_by_docnum(searcher)
+    for score, docnum in ranked(searcher, q, FIRST, id_of=ids):
         given.add(docnum)
         yield score, docnum
     if len(given) < FIRST:
         return  # (that was every match)
-    for score, docnum in ranked(searcher, q, None):
+    for score, docnum in ranked(searcher, q, None, id_of=ids):
         if docnum not in given:
             yield score, docnum

@@ -128,6 +128,13 @@ def document(
     }
 
 
+def ids_by_docnum(searcher):
+    """docnum -> paper id, read from the sort key's column (``label\\0id``): a stored record
+    would be unpickled whole for its id."""
+    column = searcher.reader().column_reader("sortkey")
+    return lambda docnum: column[docnum].rpartition("\0")[2]
+
+
 def record_document(glossary, rid: str, data: dict, stamp: list[int]) -> dict:
     """``document`` for a record given as ``Record.to_dict()`` (what an indexing process
     receives), its concepts found with *glossary* (a ``Glossary``)."""
