@@ -130,8 +130,11 @@ def document(
 
 def ids_by_docnum(searcher):
     """docnum -> paper id, read from the sort key's column (``label\\0id``): a stored record
-    would be unpickled whole for its id."""
-    column = searcher.reader().column_reader("sortkey")
+    would be unpickled whole for its id. None for an index with no paper (no column)."""
+    reader = searcher.reader()
+    if not reader.has_column("sortkey"):
+        return None
+    column = reader.column_reader("sortkey")
     return lambda docnum: column[docnum].rpartition("\0")[2]
 
 
