@@ -22,12 +22,12 @@ run: $(STAMP)
 
 ## test: the whole suite on every core (slow end-to-end checks included), then ruff; ~5 min on 2 cores
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n auto --dist worksteal
 	$(BIN)/ruff check src tests benchmarks
 
 ## test-fast: skip the checks marked slow; ~2 min on 2 cores
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto -m "not slow"
+	$(BIN)/python -m pytest -q -n auto --dist worksteal -m "not slow"
 
 ## soak: the fault and crash suites' long random matrices (a new seed each run; CI runs it too)
 soak: $(STAMP)

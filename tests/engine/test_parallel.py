@@ -68,7 +68,11 @@ def contents(folder: Path) -> dict:
             "count": (reader.doc_count(), reader.doc_count_all()),
             "postings": postings,
             "frequencies": frequencies,
-            "lengths": {(ids[d], n): reader.doc_field_length(d, n) for d in ids for n in scorable},
+            # (no terms in a field: None, or 0 where no paper of the segment has the field,
+            # as Whoosh's own reader answers)
+            "lengths": {
+                (ids[d], n): reader.doc_field_length(d, n) or 0 for d in ids for n in scorable
+            },
             "field lengths": {n: reader.field_length(n) for n in scorable},
             "stored": {fields["id"]: fields for _docnum, fields in reader.iter_docs()},
             "sortkeys": {ids[d]: sortkeys[d] for d in ids},
