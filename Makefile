@@ -20,12 +20,12 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/papers --library $(LIBRARY) search muon
 
-## test: the whole suite on every core (slow end-to-end checks included), then ruff; ~5 min on 2 cores
+## test: the whole suite on every core (slow end-to-end checks included), then ruff; ~4 min on 2 cores
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto --dist worksteal
 	$(BIN)/ruff check src tests benchmarks
 
-## test-fast: skip the checks marked slow; ~2 min on 2 cores
+## test-fast: skip the checks marked slow; ~2.5 min on 2 cores
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto --dist worksteal -m "not slow"
 
