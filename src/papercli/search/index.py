@@ -1,54 +1,32 @@
 """The Whoosh index: derived from the records, kept fresh cheaply, never the source of truth.
 
-Freshness rule (documented in the README):
-
-- ``.index/state.json`` remembers the ``papers/`` folder's mtime and inode as of the last
-  sync. Every command compares them with one ``stat``: any record added, removed or
-  replaced through a rename (papers itself, most editors, git) changes them, and the
-  command then syncs: one ``scandir`` of ``papers/`` against ``.index/stamps.json``
-  (mtime, size, inode of every record file), re-reading only the files that changed.
-- A record edited in place (which leaves the folder untouched) is caught when it is about
-  to be shown: every hit's stored stamp is compared with a ``stat`` of its file, and a
-  changed record is re-read, re-indexed and the query run again. A listing never shows
-  stale data.
-- ``papers index`` syncs unconditionally; ``papers index --rebuild`` starts from scratch.
-
-Listings read what they show from stored fields (the record as JSON), never from YAML.
+Opening it checks, with one ``stat``, whether ``papers/`` changed since the last sync, and
+syncs if it did (``sync.py``, the freshness rule); a hit whose record was edited in place is
+re-indexed as it is about to be shown. An index that cannot be used is rebuilt, and says
+why. Listings read what they show from stored fields (the record as JSON), never YAML.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.unions import raised_in_whoosh, unions
-from ..errors import IndexDamaged, PapersError, RecordError, UsageError
+from ..errors import IndexDamaged, PapersError, UsageError
 from ..progress import Progress, quiet
-from ..store.files import Stamp
 from ..store.library import Library
 from ..store.record import Record
 from . import state
 from .compiled import COMPILED, OLD_COMPILED, QueryGlossary
 from .glossary import BROADER, FULL, Glossary, GlossaryFiles, saved_broader
 from .hits import Hit, hit_from
+from .order import ranked_hits
 from .schema import SCHEMA_VERSION, ids_by_docnum, make_schema
+from .sync import SyncReport
 from .vocabulary import FILE as VOCABULARY_FILE
 
 _UNREAD = object()  # (a cached value not read yet; None is a value)
-
-
-@dataclass
-class SyncReport:
-    added: int = 0
-    updated: int = 0
-    removed: int = 0
-    invalid: dict[str, str] = field(default_factory=dict)  # file name -> message
-
-    @property
-    def changed(self) -> int:
-        return self.added + self.updated + self.removed
 
 
 # Why open() made a new index (PaperIndex.rebuilt): each reads after "the index".
@@ -286,113 +264,16 @@ class PaperIndex:
         return self._ix
 
     def sync(self, full: bool = False, progress: Progress = quiet) -> SyncReport:
-        """Bring the index in line with ``papers/``: one scandir, reads only changed files."""
-        papers_stamp = self.library.papers_dir_stamp()
-        old = {} if full else state.read(self.dir, "stamps.json")
-        seen: dict[str, list[int]] = {}
-        changed: list[str] = []
-        for entry in self.library.record_files():
-            stamp = Stamp.of(entry.stat()).as_list()
-            seen[entry.name] = stamp
-            if old.get(entry.name) != stamp:
-                changed.append(entry.name)
-        removed = [name for name in old if name not in seen]
-        report = SyncReport()
-        changed_set = set(changed)
-        # An invalid record stays listed until its file changes or goes.
-        self.invalid = {k: v for k, v in self.invalid.items() if k in seen and k not in changed_set}
-        if not (full or changed or removed):
-            state.write(self.dir, "stamps.json", seen)
-            # (what else the state says stays: the glossary the index was made with; without
-            # it, the next command rebuilt the whole index)
-            saved = state.read(self.dir, "state.json")
-            saved.update(
-                version=SCHEMA_VERSION,
-                papers_dir=papers_stamp,
-                invalid=self.invalid,
-                files=state.files(self.dir),
-            )
-            state.write(self.dir, "state.json", saved)
-            state.end_write(self.dir)
-            return report
-        # When most records changed (a copied library has new inodes), start afresh: updating
-        # each would leave the deleted versions in Whoosh's length statistics, and scores
-        # would differ from those of the same records indexed once.
-        rebuild = full or len(changed) > len(old) // 2
-        todo = sorted(seen) if rebuild else sorted(changed)
-        # Records are read and indexed one at a time: a rebuild holds no list of them.
-        with self.writer(len(todo), papers_stamp, rebuild, progress) as writer:
-            for name in [] if rebuild else removed:
-                writer.delete(name[: -len(".yaml")])
-            with progress(len(todo), "indexing") as advance:
-                for name in todo:
-                    advance()
-                    self._index_file(writer, name, seen, old, report, rebuild)
-        report.removed += len(removed)
-        report.invalid = self.invalid
-        return report
+        """Bring the index in line with ``papers/`` (see ``sync.sync``)."""
+        from .sync import sync
 
-    def _index_file(
-        self, writer, name: str, seen: dict, old: dict, report: SyncReport, rebuild: bool
-    ) -> None:
-        """Index one record file for ``sync``; an invalid one is listed, and no longer found."""
-        try:
-            record = self.library.load_path(self.library.papers_dir / name)
-        except (RecordError, OSError) as exc:
-            self.invalid[name] = str(exc)  # not searchable until fixed
-            if name in old:
-                if not rebuild:
-                    writer.delete(name[: -len(".yaml")])
-                report.removed += 1
-            return
-        known = name in old
-        writer.upsert(record, Stamp(*seen[name]), known_new=rebuild or not known)
-        if not known:
-            report.added += 1
-        elif old[name] != seen[name]:
-            report.updated += 1
+        return sync(self, full, progress)
 
     def refresh_stale(self, stored: dict[str, list[int]]) -> bool:
-        """Re-index the records among *stored* (id -> indexed stamp) whose files changed.
+        """Re-index the records among *stored* whose files changed (see ``sync``)."""
+        from .sync import refresh_stale
 
-        Returns whether any had changed. This is what keeps a record edited in place from
-        ever being shown stale: it costs one ``stat`` per record about to be shown.
-        """
-        upserts, removed = [], []
-        for rid, indexed in stored.items():
-            stamp = self.library.stamp(rid)
-            if stamp is None:
-                removed.append(rid)
-            elif stamp.as_list() != indexed:
-                try:
-                    upserts.append((self.library.load(rid), stamp))
-                except RecordError as exc:
-                    self.invalid[f"{rid}.yaml"] = str(exc)
-                    removed.append(rid)
-        if not upserts and not removed:
-            return False
-        with self.library.try_lock() as locked:
-            if not locked:
-                return False  # a writer is busy; show what was committed
-            self._apply(upserts, removed)
-        return True
-
-    def _apply(
-        self,
-        upserts: list[tuple[Record, Stamp]],
-        removed: list[str],
-        papers_dir=None,
-        new: frozenset[str] = frozenset(),
-        progress: Progress = quiet,
-    ) -> None:
-        """Write index changes, then the stamps and state that describe them."""
-        with self.writer(len(upserts), papers_dir, progress=progress) as writer:
-            for rid in removed:
-                writer.delete(rid)
-            with progress(len(upserts), "indexing") as advance:
-                for record, stamp in upserts:
-                    advance()
-                    writer.upsert(record, stamp, known_new=record.id in new)
+        return refresh_stale(self, stored)
 
     def writer(
         self, expected: int, papers_dir=None, clear: bool = False, progress: Progress = quiet
@@ -405,16 +286,10 @@ class PaperIndex:
     def write(
         self, records: Iterable[Record], new: frozenset[str] = frozenset(), progress=quiet
     ) -> None:
-        """Index records that were just saved (under the library lock); *new* names the ids
-        that are not in the index yet (added without looking for an old version)."""
-        upserts = []
-        for record in records:
-            stamp = self.library.stamp(record.id)
-            if stamp is not None:
-                upserts.append((record, stamp))
-        self._apply(
-            upserts, [], papers_dir=self.library.papers_dir_stamp(), new=new, progress=progress
-        )
+        """Index records that were just saved (see ``sync.write``)."""
+        from .sync import write
+
+        write(self, records, new, progress)
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -501,7 +376,7 @@ class PaperIndex:
             if searcher is None:
                 searcher = stack.enter_context(self.searcher())
             stored_fields = stored_fields_reader(searcher)
-            for score, docnum in _ranked(searcher, q, limit, sort):
+            for score, docnum in ranked_hits(searcher, q, limit, sort):
                 fields = stored_fields(docnum)
                 hit = hit_from(fields, None if sort else score)
                 hit.docnum = docnum
@@ -519,36 +394,3 @@ class PaperIndex:
             return hit if self.library.stamp(hit.id) is not None else None
         found = self.run(query.And([q, query.Term("id", hit.id)]), limit=1, sort=sort, fresh=False)
         return found[0] if found else None
-
-
-FIRST = 20  # hits of an unlimited listing ranked before the rest (see _ranked)
-MANY = 10_000  # matches (as Whoosh estimates them) from which those come first
-
-
-def _ranked(searcher, q, limit: int | None, sort: bool) -> Iterator[tuple[float, int]]:
-    """(score, docnum) of *q*'s matches, best first (or by title when *sort*).
-
-    Unlimited and by score, with ``MANY`` matches or more, the best ``FIRST`` come from a
-    top-N search first, so that the first line is out before every match is ranked
-    (Whoosh skips blocks that cannot reach the top); the rest follow from the full
-    ranking, less those already given. With fewer matches there is little to skip, and
-    the top-N search would only rank twice."""
-    from ..engine.ranking import ranked
-
-    order, q = ("sortkey" if sort else None), unions(q)
-    # A library of fewer than MANY papers has fewer matches: no estimate is asked for (it
-    # looks up each term's count, seven a word of the query, and is capped at that size).
-    few = searcher.reader().doc_count_all() < MANY
-    if limit is not None or sort or few or q.estimate_size(searcher.reader()) < MANY:
-        yield from ranked(searcher, q, limit, order, ids_by_docnum(searcher))
-        return
-    given = set()
-    ids = ids_by_docnum(searcher)
-    for score, docnum in ranked(searcher, q, FIRST, id_of=ids):
-        given.add(docnum)
-        yield score, docnum
-    if len(given) < FIRST:
-        return  # (that was every match)
-    for score, docnum in ranked(searcher, q, None, id_of=ids):
-        if docnum not in given:
-            yield score, docnum
