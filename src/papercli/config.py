@@ -8,6 +8,7 @@ The config file is ``config.yaml`` in the platform's user config folder
     taxonomy: ~/papers/topics.yaml # replaces the bundled taxonomy
     limit: 50                      # at most this many results (search, list, similar)
     color: auto                    # auto (on a terminal), always, never
+    passing: true                  # list the papers naming a concept only in passing
     openreview_api: https://api2.openreview.net   # where papers enrich asks (API v2)
 
 ``papers config`` prints the effective settings and their origins. A file that does not
@@ -25,15 +26,17 @@ from .errors import UsageError
 
 EXPORT_FORMATS = ("markdown", "bibtex", "biblatex", "csl-json", "json", "yaml")
 COLORS = ("auto", "always", "never")
-KEYS = ("library", "export_format", "taxonomy", "limit", "color", "openreview_api")
+KEYS = ("library", "export_format", "taxonomy", "limit", "color", "passing", "openreview_api")
 ENV = {
     "library": "PAPERS_LIBRARY",
     "export_format": "PAPERS_EXPORT_FORMAT",
     "taxonomy": "PAPERS_TAXONOMY",
     "limit": "PAPERS_LIMIT",
     "color": "PAPERS_COLOR",
+    "passing": "PAPERS_PASSING",
     "openreview_api": "PAPERS_OPENREVIEW_API",
 }
+_BOOLEANS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
 DEFAULT_OPENREVIEW_API = "https://api2.openreview.net"  # (enrich.openreview.DEFAULT_API)
 
 
@@ -76,6 +79,12 @@ def _check(key: str, value: Any, where: str) -> Any:
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise UsageError(f"{where}: {key!r} must be a whole number of at least 1")
+        return value
+    if key == "passing":
+        if isinstance(value, str) and value.lower() in _BOOLEANS:
+            value = _BOOLEANS[value.lower()]
+        if not isinstance(value, bool):
+            raise UsageError(f"{where}: {key!r} must be true or false")
         return value
     if key == "openreview_api":
         if not isinstance(value, str) or not value.startswith(("http://", "https://")):
@@ -120,6 +129,7 @@ def load(flags: dict[str, Any] | None = None) -> dict[str, Setting]:
         "taxonomy": Setting(None, "default"),
         "limit": Setting(None, "default"),
         "color": Setting("auto", "default"),
+        "passing": Setting(True, "default"),
         "openreview_api": Setting(DEFAULT_OPENREVIEW_API, "default"),
     }
     for key, value in from_file.items():

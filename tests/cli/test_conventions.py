@@ -86,11 +86,11 @@ def test_config_shows_sets_and_unsets_one_setting_keeping_the_files_other_lines(
         (["limit", "ten"], "'limit' must be a whole number of at least 1"),
         (
             ["colour", "red"],
-            "unknown setting 'colour' (known: library, export_format, taxonomy, limit, color, openreview_api)",
+            "unknown setting 'colour' (known: library, export_format, taxonomy, limit, color, passing, openreview_api)",
         ),
         (
             ["colour"],
-            "unknown setting 'colour' (known: library, export_format, taxonomy, limit, color, openreview_api)",
+            "unknown setting 'colour' (known: library, export_format, taxonomy, limit, color, passing, openreview_api)",
         ),
         (["--unset"], "give KEY VALUE to set a setting, or --unset KEY"),
         (["--unset", "limit", "5"], "give KEY VALUE to set a setting, or --unset KEY"),
@@ -130,7 +130,7 @@ def test_setting_what_the_environment_overrides_says_so(tmp_path, monkeypatch):
         ("limit: ten\n", "'limit' must be a whole number of at least 1"),
         (
             "colour: red\n",
-            "unknown setting 'colour' (known: library, export_format, taxonomy, limit, color, openreview_api)",
+            "unknown setting 'colour' (known: library, export_format, taxonomy, limit, color, passing, openreview_api)",
         ),
         (
             "export_format: docx\n",

@@ -1,5 +1,5 @@
 """Concepts named only in passing (search/aside.py): the roles a mention plays, the concepts
-each bundled paper names so, and the papers a query holds back."""
+each bundled paper names so, and where a query lists those papers."""
 
 from __future__ import annotations
 
@@ -73,76 +73,86 @@ def test_a_mention_in_the_title_is_never_passing():
     assert not aside.passing([])
 
 
-def test_the_papers_that_name_llms_only_in_passing(index):
-    """Read when indexed: ICPO names LLMs only in its result (and is kept by the query: its
-    other concepts fit); QZO, whose summary's last clause is a result too, has "LLMs" in
-    its title."""
+def test_a_tagged_concept_is_never_named_in_passing(index):
+    """The four papers that name LLMs only as a workload, a baseline or an item of a list
+    carry the llm tag: about LLMs by their tags, they name LLMs in passing for no query.
+    The broader "language model" they still name only in passing."""
     with index.searcher() as searcher:
-        docs = searcher.docs_for_query(query.Term("aside", "llm"))
-        found = sorted(searcher.stored_fields(d)["id"] for d in docs)
-    assert found == sorted([*LLM_IN_PASSING, "iclr2026-icpo"])
+
+        def aside_of(cid: str) -> list[str]:
+            docs = searcher.docs_for_query(query.Term("aside", cid))
+            return sorted(searcher.stored_fields(d)["id"] for d in docs)
+
+        assert aside_of("llm") == []
+        assert aside_of("language-model") == sorted([*LLM_IN_PASSING, "iclr2026-icpo"])
+    for rid in LLM_IN_PASSING:
+        assert "llm" in index.get(rid).data["tags"]
 
 
 @pytest.mark.parametrize("text", ["大语言模型", "large language model", "大模型", "LLM"])
-def test_a_query_holds_back_the_papers_that_name_its_concept_only_in_passing(index, text):
-    """In either language; the paper held back is the same. --passing lists them all."""
-    held: list[str] = []
-    assert {hit.id for hit in search(index, text, held=held)} == LLM
-    assert held == LLM_IN_PASSING
-    everything = search(index, text, passing=True)  # (where they rank, and marked)
-    assert {hit.id for hit in everything} == LLM | set(LLM_IN_PASSING)
-    marked = {h.id for h in everything if (h.snippet or "").startswith("only in passing · ")}
-    assert sorted(marked) == LLM_IN_PASSING
+def test_a_query_lists_every_paper_tagged_with_its_concept(index, text):
+    """In either language: ``list --tag llm`` and ``search LLM`` agree (4 of the 16 were
+    held back), and none is marked."""
+    hits = search(index, text)
+    assert {hit.id for hit in hits} >= LLM | set(LLM_IN_PASSING)
+    assert not any(hit.passing for hit in hits)
 
 
-def test_a_limit_lists_as_many_papers_and_still_counts_every_one_held_back(index):
-    """The held-back papers' places are filled by the next ones, and those ranked below the
-    limit are counted too (with 5 of the 12, the line said 1 more paper)."""
-    held: list[str] = []
-    hits = search(index, "大语言模型", limit=5, held=held)
-    assert [hit.id for hit in hits] == [hit.id for hit in search(index, "大语言模型")][:5]
-    assert held == LLM_IN_PASSING
+SGD = [  # the papers about SGD, then those naming it only in passing, as listed
+    "iclr2026-scaling-laws-signsgd-linear-regression",
+    "iclr2026-sgd-er",
+    "iclr2026-consider-sgd-type-optimization-infinite",
+]
+SGD_IN_PASSING = [
+    "iclr2026-non-asymptotic-analysis-efficiency-conformalized",
+    "iclr2026-optimizer-choice-matters-emergence-neural",
+    "iclr2026-convergence-muon-newton-schulz",
+]
 
 
-def test_nothing_is_held_back_by_exact_or_where_every_paper_would_be(index):
-    """--exact finds every paper that writes the words. A query all of whose papers name it
-    in passing lists them: there is nothing better (FrontierCO's "LLM Agent", in a list)."""
-    held: list[str] = []
-    assert {hit.id for hit in search(index, "LLM", exact=True, held=held)} >= {
-        "iclr2026-attent",
-        "iclr2026-frontierco",
-    }
-    assert held == []
-    assert [hit.id for hit in search(index, "LLM agent", held=held)] == ["iclr2026-frontierco"]
-    assert held == []
+@pytest.mark.parametrize("text", ["SGD", "随机梯度下降"])
+def test_papers_naming_the_concept_in_passing_are_listed_last_and_marked(index, text):
+    hits = search(index, text)
+    assert {h.id for h in hits[:3]} == set(SGD)
+    assert {h.id for h in hits[3:]} == set(SGD_IN_PASSING)
+    assert [h.passing for h in hits] == [False] * 3 + [True] * 3
+    assert all(h.snippet.startswith("only in passing · ") for h in hits[3:])
+    assert [h.id for h in search(index, text, limit=4)] == [h.id for h in hits[:4]]
+    assert [h.id for h in search(index, text, passing=False)] == [h.id for h in hits[:3]]
 
 
-def test_the_cli_says_how_many_are_held_back_and_how_to_list_them(seeded_library):
+def test_exact_names_no_concept_and_marks_nothing(index):
+    """--exact asks for the words alone: no concept, so no mention is passing."""
+    hits = search(index, "SGD", exact=True)
+    assert {h.id for h in hits} == set(SGD + SGD_IN_PASSING)
+    assert not any(h.passing for h in hits)
+
+
+def test_the_cli_lists_them_and_leaves_them_out_when_asked(seeded_library):
     root = str(seeded_library.root)
-    result = invoke("--library", root, "search", "大语言模型", "--ids")
-    assert result.exit_code == 0
-    assert set(result.stdout.split()) == LLM
-    assert result.stderr == (
-        "papers: 4 more papers name '大语言模型' only in passing: --passing lists them\n"
-    )
-    five = invoke("--library", root, "search", "大语言模型", "--ids", "-n", "5")  # (a listing
-    assert len(five.stdout.split()) == 5  # that stops at its limit: counted all the same)
-    assert five.stderr == result.stderr
-    result = invoke("--library", root, "search", "大语言模型", "--ids", "--passing")
+    result = invoke("--library", root, "search", "SGD", "--ids")
     assert (result.exit_code, result.stderr) == (0, "")
-    assert set(result.stdout.split()) == LLM | set(LLM_IN_PASSING)
+    assert result.stdout.split()[3:] == [h for h in result.stdout.split() if h in SGD_IN_PASSING]
+    assert set(result.stdout.split()) == set(SGD + SGD_IN_PASSING)
+    result = invoke("--library", root, "search", "SGD", "--ids", "--no-passing")
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert set(result.stdout.split()) == set(SGD)
+    setting = invoke("--library", root, "search", "SGD", "--ids", env={"PAPERS_PASSING": "false"})
+    assert setting.stdout == result.stdout
+    flag = invoke(
+        "--library", root, "search", "SGD", "--ids", "--passing", env={"PAPERS_PASSING": "no"}
+    )
+    assert set(flag.stdout.split()) == set(SGD + SGD_IN_PASSING)
 
 
-def test_records_reindexed_in_place_count_once(seeded_library):
+def test_records_reindexed_in_place_list_the_same(seeded_library):
     """A record re-indexed in place leaves its old version in its segment, deleted, until
-    the segments merge (a large library's first segment seldom does): the fit counts each
-    paper once. Whoosh's posting lists leave the deleted versions out, but its document
-    frequencies count them: without ``fit``'s correction for them, the fits moved and the
-    search lost LLM papers."""
+    the segments merge: the listing is the same."""
     from papercli.search.schema import document
     from papercli.store.library import Library
 
     index = PaperIndex(Library(seeded_library.root)).open()
+    before = [(h.id, h.passing) for h in search(index, "SGD")]
     writer = index.ix.writer()
     for path in sorted(seeded_library.papers_dir.glob("*.yaml")):
         rid = path.stem
@@ -152,25 +162,20 @@ def test_records_reindexed_in_place_count_once(seeded_library):
     writer.commit(merge=False)
     with index.searcher() as searcher:
         assert searcher.reader().has_deletions()
-    held: list[str] = []
-    assert {hit.id for hit in search(index, "大语言模型", held=held)} == LLM
-    assert held == LLM_IN_PASSING
+    assert [(h.id, h.passing) for h in search(index, "SGD")] == before
 
 
-def test_an_export_by_query_holds_back_what_search_does(seeded_library):
-    """papers export QUERY writes what papers search QUERY lists (it wrote all 16), and says
-    so; --passing exports them too. An id list or a tag is exported as it is."""
+def test_an_export_by_query_exports_what_search_lists(seeded_library):
+    """papers export QUERY writes what papers search QUERY lists; --no-passing leaves out
+    the same papers. An id list is exported as it is."""
     import json
 
     root = str(seeded_library.root)
-    result = invoke("--library", root, "export", "大语言模型", "--format", "json")
-    assert {paper["id"] for paper in json.loads(result.stdout)} == LLM
-    assert result.stderr == (
-        "papers: 4 more papers name '大语言模型' only in passing: --passing exports them\n"
-    )
-    result = invoke("--library", root, "export", "大语言模型", "--format", "json", "--passing")
-    assert {paper["id"] for paper in json.loads(result.stdout)} == LLM | set(LLM_IN_PASSING)
+    result = invoke("--library", root, "export", "SGD", "--format", "json")
+    assert {paper["id"] for paper in json.loads(result.stdout)} == set(SGD + SGD_IN_PASSING)
     assert result.stderr == ""
-    ids = "\n".join(LLM_IN_PASSING) + "\n"
+    result = invoke("--library", root, "export", "SGD", "--format", "json", "--no-passing")
+    assert {paper["id"] for paper in json.loads(result.stdout)} == set(SGD)
+    ids = "\n".join(SGD_IN_PASSING) + "\n"
     result = invoke("--library", root, "export", "-", "--format", "json", stdin=ids)
-    assert [paper["id"] for paper in json.loads(result.stdout)] == LLM_IN_PASSING
+    assert [paper["id"] for paper in json.loads(result.stdout)] == sorted(SGD_IN_PASSING)

@@ -7,7 +7,7 @@ import typer
 
 from ..errors import UsageError
 from .app import QueryCommand, Session, TagOpt, VenueOpt, YearOpt, command
-from .find import PassingOpt, say_held
+from .find import PassingOpt
 
 FORMAT_NAMES = "markdown|bibtex|biblatex|csl-json|json|yaml"
 
@@ -34,12 +34,12 @@ def export(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write to FILE (atomically), not stdout.")
     ] = None,
-    passing: PassingOpt = False,
+    passing: PassingOpt = None,
 ) -> None:
     """Export papers as Markdown, BibTeX, CSL-JSON, JSON or YAML.
 
     Without a query, tag or id, exports the whole library, ordered by id. A query
-    exports what papers search lists (--passing: with the papers it holds back). bibtex is
+    exports what papers search lists. bibtex is
     ASCII for classic bibtex; biblatex is UTF-8 for biber; json and yaml are whole
     records that papers ingest reads back. --output replaces FILE only once the export
     is whole, and keeps its permissions (a new file gets the usual ones, as with >).
@@ -68,8 +68,8 @@ def export(
         words, ids = [], ids + session.piped_ids("papers search muon --ids | papers export -")
     filters = session.filters(tag, venue=venue, year=year)
     index = session.index()
-    held: list[str] | None = None if passing else []
-    chosen = q.select(index, " ".join(words) or None, filters, ids, session.resolve_tag, held)
+    text = " ".join(words) or None
+    chosen = q.select(index, text, filters, ids, session.resolve_tag, session.passing(passing))
     if not chosen:
         what = f" matches {quoted(' '.join(words))}" if words else " to export"
         raise session.nothing("no paper" + what, filters)
@@ -77,7 +77,6 @@ def export(
         write(session.env, exporters.chunks(fmt, RecordStream(index, chosen), advance), output)
     if output:
         session.env.say(f"wrote {len(chosen)} papers to {output}")
-    say_held(session, " ".join(words), held or [], "exports")
 
 
 def write(env, pieces, output: Path | None) -> None:

@@ -4,7 +4,6 @@
 commands, so that ``papers --help`` and shell completion never load them.
 """
 
-import collections
 import itertools
 from typing import Annotated
 
@@ -39,9 +38,6 @@ def print_listing(
     if json or ids or not env.tables:
         first = itertools.islice(hits, shown) if shown is not None else hits
         n = render.write_hits(env, first, scores, "json" if json else "ids" if ids else "plain")
-        # Read to its end (at most the one hit asked for beyond those shown): the papers
-        # held back are counted there.
-        collections.deque(hits, maxlen=0)
         return n
     hits = list(hits)
     more = shown is not None and len(hits) > shown
@@ -52,25 +48,13 @@ def print_listing(
     return len(hits)
 
 
-def say_held(session: Session, text: str, held: list[str], verb: str) -> None:
-    """The line on the papers *text* held back (``query.search_stream``), if any."""
-    from ..search.querylang import quoted
-
-    if held:
-        papers, them = (
-            ("1 more paper names", "it")
-            if len(held) == 1
-            else (f"{len(held)} more papers name", "them")
-        )
-        session.env.say(f"{papers} {quoted(text)} only in passing: --passing {verb} {them}")
-
-
 PassingOpt = Annotated[
-    bool,
+    bool | None,
     typer.Option(
-        "--passing",
-        help="Also the papers that name the concept only in passing (in a list, as a "
-        "baseline or a workload, in a result), which are held back.",
+        "--passing/--no-passing",
+        help="List the papers that name the concept only in passing, last and marked "
+        "(default: the passing setting, on).",
+        show_default=False,
     ),
 ]
 
@@ -95,7 +79,7 @@ def search(
             "through the glossary to other words and the other language.",
         ),
     ] = False,
-    passing: PassingOpt = False,
+    passing: PassingOpt = None,
 ) -> None:
     """Search titles, short names, authors, tags, abstracts and Chinese summaries, best
     first.
@@ -166,15 +150,12 @@ def search(
     text = " ".join(query)
     shown, cap = session.limit(limit, json or ids)
     width = render.snippet_width(session.env)
-    held: list[str] = []
-    hits = q.search_stream(
-        index, text, cap, filters, width, session.resolve_tag, exact, passing, held
-    )
+    passing = session.passing(passing)
+    hits = q.search_stream(index, text, cap, filters, width, session.resolve_tag, exact, passing)
     rid = pasted_id(index, text)
     if rid:
         session.env.say(f"{rid} is a paper's id: papers show {rid} shows the paper itself")
     listed = print_listing(session, hits, shown, scores=True, json=json, ids=ids)
-    say_held(session, text, held, "lists")
     if not listed:
         absent = q.absent_concepts(index, text)
         why = f": no paper here speaks of {' or '.join(absent)}" if absent else ""

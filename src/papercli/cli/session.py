@@ -123,6 +123,11 @@ class Session:
         years = year_bounds(year, "--year ") if year is not None else None
         return Filters(tags=tags, any_tag=any_tag, venue=venue, year=years)
 
+    def passing(self, explicit: bool | None) -> bool:
+        """Whether a search lists the papers naming its concepts only in passing:
+        --passing/--no-passing, else the ``passing`` setting."""
+        return self.settings["passing"].value if explicit is None else explicit
+
     def limit(self, explicit: int | None, complete: bool) -> tuple[int | None, int | None]:
         """(rows to show, hits to ask for) for a listing.
 

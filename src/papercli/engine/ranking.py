@@ -13,20 +13,34 @@ import math
 from collections.abc import Callable
 from heapq import heappush, heapreplace
 
-from whoosh.collectors import TopCollector, UnlimitedCollector
+from whoosh.collectors import FilterCollector, TopCollector, UnlimitedCollector
 
 
 def ranked(
-    searcher, q, limit: int | None, sortedby=None, id_of: Callable[[int], str] | None = None
+    searcher,
+    q,
+    limit: int | None,
+    sortedby=None,
+    id_of: Callable[[int], str] | None = None,
+    allow: set[int] | None = None,
+    restrict: set[int] | None = None,
 ) -> list[tuple[float, int]]:
     """(score, docnum) of the best *limit* matches of *q* (every match: None), best first
     and equal scores by id; or, with *sortedby*, in that order (a sort key of its own for
     each paper, or Whoosh's docnum order among equal keys). *id_of*: docnum -> paper id,
-    where the schema has a cheaper way than the stored fields' "id"."""
+    where the schema has a cheaper way than the stored fields' "id". Only the docnums of
+    *allow* (None: all), none of *restrict*: a set, as a query's ``AndNot`` tripped an
+    assertion of Whoosh's when the top-N search skipped blocks."""
+    if allow is not None and not allow:
+        return []  # (Whoosh reads an empty set as no filter)
     if sortedby is not None:
-        return searcher.search(q, limit=limit, sortedby=sortedby).top_n
+        return searcher.search(
+            q, limit=limit, sortedby=sortedby, filter=allow, mask=restrict or None
+        ).top_n
     ids = _IdReader(searcher, id_of)
     collector = _Unlimited(ids) if limit is None else _Top(ids, limit)
+    if allow is not None or restrict:
+        collector = FilterCollector(collector, allow=allow, restrict=restrict or None)
     searcher.search_with_collector(q, collector)
     return collector.results().top_n
 

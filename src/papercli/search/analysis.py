@@ -231,6 +231,52 @@ class CJKBigramFilter(Filter):
             offset += last
 
 
+# A name's parts, as Lucene's word-delimiter filter splits it: at a lower-case letter
+# followed by a capital (FooBar), between letters and digits (GSM8K, Qwen2), and before
+# a capitalised word after capitals (BERTScore); an abbreviation's plural stays whole (LLMs).
+_PART_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z]{2})|[A-Z]*[a-z]+|[A-Z]+s?(?![a-z])|[0-9]+")
+
+
+def word_parts(word: str) -> list[str]:
+    """The parts *word* is made of, when there are two or more; only those of two letters
+    or more (a digit or a letter alone finds nothing worth finding: 7B, AdamW's W)."""
+    if not word.isascii() or not word.isalnum():
+        return []
+    parts = _PART_RE.findall(word)
+    if len(parts) < 2:
+        return []
+    return [p for p in parts if len(p) >= 2 and not p.isdigit()]
+
+
+class WordPartsFilter(Filter):
+    """When indexing, each name's parts (``word_parts``) in place of the name: the field
+    that holds them finds ``Qwen2.5-Math-7B`` by ``Qwen`` and ``GSM8K`` by ``GSM``. A query
+    word passes whole: it is looked up among the parts. Before ``LowercaseFilter``: the
+    case tells the parts apart."""
+
+    def __eq__(self, other):
+        return other is not None and self.__class__ is other.__class__
+
+    def __call__(self, tokens):
+        for t in tokens:
+            if t.mode == "query":
+                yield t  # (a word typed is looked up whole among the parts)
+                continue
+            for part in word_parts(t.text):
+                t.text = part
+                yield t
+
+
+def parts_analyzer():
+    return (
+        NormalizingTokenizer(TOKEN_RE)
+        | WordPartsFilter()
+        | LowercaseFilter()
+        | StopFilter(stoplist=STOP_WORDS, minsize=1)
+        | StemFilter(stemfn=stem_latin)
+    )
+
+
 def bilingual_analyzer():
     return (
         NormalizingTokenizer(TOKEN_RE)

@@ -3,9 +3,9 @@ word run together with others is cut.
 
 In: the query's plain words as ``querylang.rewrite`` leaves them (the common words it left
 out noted as gaps), and the compiled glossary (``QueryGlossary``). Out: the words in Whoosh
-syntax, each run that names a concept as ``((its words) OR concept:id)`` (a Chinese name
-as ``(concept:id ANDMAYBE 名字)``: ``_named``), and *bridges* (concept id -> the query's
-words that named it) for the snippets' arrows.
+syntax, each run that names a concept as ``((its words) OR concept:id)`` (``_named``: the
+concept adds papers to the words', never takes one away), and *bridges* (concept id ->
+the query's words that named it) for the snippets' arrows.
 
 A name is read with the common words left out of the query (mixture of experts). Chinese
 runs its words together: a word made of names and common words (大模型微调, 大模型训练,
@@ -43,9 +43,7 @@ def bridge(
     result, i = [], 0
     while i < len(out):
         if i in negated:  # (-大模型 excludes the papers that say LLM, as -LLM does)
-            ((tok, _start, _end),) = _bridge_run(
-                [out[i].removeprefix("NOT ")], glossary, {}, [[]], negated=True
-            )
+            ((tok, _start, _end),) = _bridge_run([out[i].removeprefix("NOT ")], glossary, {}, [[]])
             result.append((f"NOT {tok}", i, i + 1))
             i += 1
             continue
@@ -63,7 +61,7 @@ def bridge(
 
 
 def _bridge_run(
-    words: list[str], glossary, bridges: dict, gaps: list[list[str]], negated: bool = False
+    words: list[str], glossary, bridges: dict, gaps: list[list[str]]
 ) -> list[tuple[str, int, int]]:
     from ..text.variants import american_as_typed, normalize
 
@@ -103,52 +101,44 @@ def _bridge_run(
     while i < len(words):
         spans = sorted((span for span in covers if span[0] == i), key=lambda s: -s[1])
         if not spans:
-            out.append((_unnamed(words[i], glossary, bridges, negated), i, i + 1))
+            out.append((_unnamed(words[i], glossary, bridges), i, i + 1))
             i += 1
             continue
         span = spans[0]
         for cid in covers[span]:
             bridges.setdefault(cid, named[span])
-        named_by = words[span[0] : span[1]]
-        if len(named_by) > 1 and all(_CHINESE_WORD_RE.fullmatch(w) for w in named_by):
-            named_by = ["".join(named_by)]  # (联邦 学习: the name as Chinese writes it)
-        out.append((_named(named_by, covers[span], negated), i, span[1]))
+        out.append((_named(words[span[0] : span[1]], covers[span]), i, span[1]))
         i = span[1]
     return out
 
 
 _CHINESE_WORD_RE = re.compile(f"[{CJK_CLASS}]+")
-# A name's words as written, side by side (the common words the index leaves out aside:
-# "edge of stability"); its other forms are its concept's, which the glossary finds at
-# indexing ("data and system heterogeneity", "large-scale language model"). Measured on
-# the judged set: words anywhere found 4 more English hits than side by side, 1 right by
-# chance (MuonBP's "data efficiency … additional communication"); a slop of 2 or 3 (one or
-# two words between) also found "learning, convergence rate", and FedDAG's "Data and
-# Gradient Integration for Heterogeneous" for data heterogeneity (right, by chance too).
+# A name's words side by side (the common words the index leaves out aside: "edge of
+# stability") add to the score of a paper that writes them so; tuned on
+# tests/data/judged.yaml: a slop of 2 or 3 also ranked "learning, convergence rate" up.
 NAME_SLOP = 1
 
 
-def _named(words: list[str], cids: list[str], negated: bool = False) -> str:
-    """*words*, which name the concepts *cids*, as a query: their words or a concept.
+def _named(words: list[str], cids: list[str]) -> str:
+    """*words*, which name the concepts *cids*, as a query: the words as typed (what
+    ``--exact`` asks for: each of them), OR the concepts. A concept adds papers, it never
+    takes one away: a paper with the words is found whatever the glossary says of it
+    (推理 in 推理速度 is inference, and the paper still writes 推理). A name of several
+    words also asks for them side by side, which ranks such papers first; Chinese typed
+    apart (联邦 学习) also for the name as Chinese writes it (联邦学习). Excluded
+    (``-大模型``), it excludes whatever writes it or speaks of its concept."""
+    concepts = [f"concept:{cid}" for cid in dict.fromkeys(cids)]
+    if len(words) == 1:
+        return f"({' OR '.join([words[0], *concepts])})"
+    each = f"({' AND '.join(words)})"
+    if all(_CHINESE_WORD_RE.fullmatch(w) for w in words):
+        together = "".join(words)
+    else:
+        together = f'"{" ".join(words)}"~{NAME_SLOP}'
+    return f"({' OR '.join([each, together, *concepts])})"
 
-    A Chinese name written as one word is the concept, and its papers that write the word
-    rank first (``concept:reasoning ANDMAYBE 推理``): Chinese writes its words together,
-    so a name stands also inside words of other senses (推理时, at inference time; 推理速度),
-    which the glossary's exclusions tell apart, and a paper that writes it only there is
-    not about the concept (推理 found DeCoST for its 推理速度). A name of several words is
-    asked for as those words side by side (``NAME_SLOP``): "learning rate" is
-    no name of anything where "learning" and "rate" stand apart (RFedAGS: federated
-    learning… convergence rate), and the concept finds the name's other forms. A word
-    excluded (*negated*) excludes whatever writes it."""
-    concepts = " OR ".join(f"concept:{cid}" for cid in dict.fromkeys(cids))
-    if len(words) == 1 and not negated and _CHINESE_WORD_RE.fullmatch(words[0]):
-        concepts = concepts if len(cids) == 1 else f"({concepts})"
-        return f"({concepts} ANDMAYBE {words[0]})"
-    literal = f'"{" ".join(words)}"~{NAME_SLOP}' if len(words) > 1 else words[0]
-    return f"({literal} OR {concepts})"
 
-
-def _unnamed(word: str, glossary, bridges: dict, negated: bool = False) -> str:
+def _unnamed(word: str, glossary, bridges: dict) -> str:
     """A word that is no name as a whole. Chinese is written without spaces: names and
     common words written together (大模型微调, 大模型训练) are asked for each, and so are the
     words around the function words that join or frame them (大模型的强化学习, 如何微调大模型,
@@ -158,7 +148,7 @@ def _unnamed(word: str, glossary, bridges: dict, negated: bool = False) -> str:
     for piece in cut:
         inner = _inner(piece, glossary)
         parts.append(
-            f"({piece} OR ({_each(inner, bridges, negated)}))"
+            f"({piece} OR ({_each(inner, bridges)}))"
             if inner
             else in_both_languages(piece, bridges)
         )
@@ -259,14 +249,14 @@ def in_both_languages(word: str, bridges: dict) -> str:
     return f"({word} OR {' OR '.join(f'{r}^{TRANSLATION_BOOST}' for r in renderings)})"
 
 
-def _each(pieces: list[tuple[str, list[str]]], bridges: dict, negated: bool = False) -> str:
+def _each(pieces: list[tuple[str, list[str]]], bridges: dict) -> str:
     """Each piece, as the concept it names (``_named``; a common word: in both languages):
     all of them."""
     out = []
     for piece, cids in pieces:
         for cid in cids:
             bridges.setdefault(cid, piece)
-        out.append(_named([piece], cids, negated) if cids else in_both_languages(piece, bridges))
+        out.append(_named([piece], cids) if cids else in_both_languages(piece, bridges))
     return " AND ".join(out)
 
 

@@ -3,7 +3,7 @@
 In: the query as ``querylang.rewrite`` writes it, in the part of Whoosh's syntax it
 writes for plain words: words (``muon``, ``联邦学习``), a word's weight (``加速^0.05``),
 concepts (``concept:muon``), a name's words together (``"federated learning"~1``),
-parentheses, and ``AND``, ``OR`` or ``ANDMAYBE`` between the items of a group. Out: the
+parentheses, and ``AND`` or ``OR`` between the items of a group. Out: the
 query the parser makes of it (``test_querylang`` checks both give the same query for every
 word of the bundled texts, in both languages, and pairs of them), or None for anything else
 (fields, wildcards, ``NOT``, ranges: the parser reads those).
@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import re
 
-from .querylang import TEXT_FIELDS
+from .querylang import SEARCHED_FIELDS, TEXT_FIELDS
 
 _TOKEN_RE = re.compile(r'\(|\)|"[^"]*"~\d+|[^\s()"]+|\S')
 _WORD_RE = re.compile(r"(\w+)(?:\^(\d+(?:\.\d+)?))?")  # (letters, digits, Chinese)
-_OPERATORS = {"AND": "And", "OR": "Or", "ANDMAYBE": "AndMaybe"}
+_OPERATORS = {"AND": "And", "OR": "Or"}
 _RESERVED = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"}
 
 
@@ -30,7 +30,7 @@ def build(rewritten: str, schema):
     this does not build."""
     tokens = _TOKEN_RE.findall(rewritten)
     try:
-        items, end = _sequence(tokens, 0, schema)
+        items, end = _sequence(tokens, 0, schema, {})
     except _Unbuilt:
         return None
     if end != len(tokens) or not items:
@@ -44,7 +44,7 @@ class _Unbuilt(Exception):
     """Something the parser must read."""
 
 
-def _sequence(tokens: list[str], i: int, schema) -> tuple[list, int]:
+def _sequence(tokens: list[str], i: int, schema, analysed: dict) -> tuple[list, int]:
     """The items from *i* up to a closing parenthesis or the end, each joined to the next
     by the one operator the sequence uses (none: all of them, as the parser's AND group)."""
     from whoosh import query
@@ -57,14 +57,10 @@ def _sequence(tokens: list[str], i: int, schema) -> tuple[list, int]:
             operator, i = tokens[i], i + 1
         elif items and operator is not None:
             raise _Unbuilt  # (an item after another with no operator, in a group with one)
-        item, i = _item(tokens, i, schema)
+        item, i = _item(tokens, i, schema, analysed)
         items.append(item)
     if operator is None or len(items) == 1:
         return items, i
-    if operator == "ANDMAYBE":
-        if len(items) != 2:
-            raise _Unbuilt
-        return [query.AndMaybe(*items)], i
     compound = getattr(query, _OPERATORS[operator])
     # (a group of the same kind, unweighted, joins this one as its items: what normalize()
     # makes of it, without deep-copying each item as it does: 49 copies for 训练加速)
@@ -76,14 +72,14 @@ def _sequence(tokens: list[str], i: int, schema) -> tuple[list, int]:
     return [compound(spliced)], i
 
 
-def _item(tokens: list[str], i: int, schema):
+def _item(tokens: list[str], i: int, schema, analysed: dict):
     from whoosh import query
 
     if i >= len(tokens):
         raise _Unbuilt
     token = tokens[i]
     if token == "(":
-        items, end = _sequence(tokens, i + 1, schema)
+        items, end = _sequence(tokens, i + 1, schema, analysed)
         if end >= len(tokens) or tokens[end] != ")" or not items:
             raise _Unbuilt
         return (items[0] if len(items) == 1 else query.And(items)), end + 1
@@ -92,20 +88,20 @@ def _item(tokens: list[str], i: int, schema):
     if token.startswith('"'):
         if not (m := re.fullmatch(r'"([^"]*)"~(\d+)', token)):
             raise _Unbuilt
-        return _near(m[1].split(), int(m[2]), schema), i + 1
+        return _near(m[1].split(), int(m[2]), schema, analysed), i + 1
     m = _WORD_RE.fullmatch(token)
     if not m or token in _RESERVED or "_" in m[1]:
         raise _Unbuilt
-    return _word(m[1], float(m[2]) if m[2] else 1.0, schema), i + 1
+    return _word(m[1], float(m[2]) if m[2] else 1.0, schema, analysed), i + 1
 
 
-def _word(word: str, boost: float, schema):
+def _word(word: str, boost: float, schema, analysed: dict):
     """The word in every text field, as the parser asks for it: a term, or where the
     analyzer makes several tokens (a Chinese word's bigrams), their phrase."""
     from whoosh import query
 
-    terms, analysed = [], {}
-    for name in TEXT_FIELDS:
+    terms = []
+    for name in SEARCHED_FIELDS:
         tokens = _tokens(schema[name], word, analysed)
         if len(tokens) == 1:
             terms.append(query.Term(name, tokens[0], boost=boost))
@@ -116,33 +112,33 @@ def _word(word: str, boost: float, schema):
     return query.Or(terms)
 
 
-def _tokens(field, text: str, analysed: dict[int, list[str]]) -> list[str]:
-    """*text* as *field* reads a query, analysed once for the fields that share its
-    analyzer (``schema.make_schema``: every text field but the tags), as Whoosh's
-    ``process_text`` is the field's analyzer alone. Seven fields a word, and a bridged
-    word's renderings are words too: 训练加速's seven words were analysed 49 times."""
-    key = id(field.analyzer)
+def _tokens(field, text: str, analysed: dict[tuple[int, str], list[str]]) -> list[str]:
+    """*text* as *field* reads a query, analysed once a query for the fields that share
+    its analyzer (``schema.make_schema``: every text field but the tags and the parts), as
+    Whoosh's ``process_text`` is the field's analyzer alone. Seven fields a word, and a
+    bridged word's renderings are words too: 训练加速's seven words were analysed 49 times."""
+    key = (id(field.analyzer), text)
     if key not in analysed:
         analysed[key] = list(field.process_text(text, mode="query"))
     return analysed[key]
 
 
-def _near(words: list[str], slop: int, schema):
+def _near(words: list[str], slop: int, schema, analysed: dict):
     """Words side by side (a name's: ``bridge.NAME_SLOP``); in a field without positions,
     the words as one keyword, as the parser reads a phrase there."""
     from whoosh import query
 
     if not words or not all(re.fullmatch(r"\w+", w) for w in words):
         raise _Unbuilt
-    fields, analysed = [], {word: {} for word in words}
-    for name in TEXT_FIELDS:
+    fields = []
+    for name in TEXT_FIELDS:  # (not the parts: side by side is a phrase of whole words)
         if not schema[name].format.supports("positions"):
             tokens = list(schema[name].process_text(" ".join(words), mode="query"))
             if len(tokens) != 1:
                 raise _Unbuilt
             fields.append(query.Term(name, tokens[0]))
             continue
-        tokens = [_tokens(schema[name], w, analysed[w]) for w in words]
+        tokens = [_tokens(schema[name], w, analysed) for w in words]
         if any(len(t) != 1 for t in tokens):
             raise _Unbuilt
         fields.append(query.Phrase(name, [t[0] for t in tokens], slop=slop))

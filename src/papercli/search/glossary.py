@@ -38,7 +38,6 @@ from ..tags.taxonomy import TAG_RE, Tag, Taxonomy, load_taxonomy, term_lists
 from ..text import CJK_RE
 
 PACKAGE_FILE = Path(__file__).with_name("glossary.yaml")
-BROADER = "broader.json"  # each concept's broader ones, for a query (fit.held_back)
 FULL = "concepts.json"  # every concept with its names and signs, for indexing (YAML: ~130 ms)
 
 
@@ -271,7 +270,8 @@ class Glossary:
 
     def read(self, record) -> tuple[dict[str, str], list[str]]:
         """The concepts *record* speaks of (its texts' plain readings), each with the words
-        that speak of it; and those it names only in passing (``aside.aside``)."""
+        that speak of it; and those it names only in passing (``aside.aside``), none of its
+        tags."""
         from ..text.latex import latex_to_text
         from ..text.variants import normalize
         from .aside import aside
@@ -285,7 +285,8 @@ class Glossary:
             if (text := getattr(record, name))
         }
         found = self.find(*texts.values())
-        return found, aside(self, texts, found)
+        # (a paper tagged with a concept is about it, however its text names it)
+        return found, [cid for cid in aside(self, texts, found) if cid not in record.tags]
 
     def __getstate__(self) -> dict:
         """Only the concepts (for an indexing process): what it matches with is compiled
@@ -319,8 +320,6 @@ class Glossary:
 
         full = {c.id: [c.en, c.zh, c.exclude, c.signs, c.broader] for c in self.concepts.values()}
         atomic_write(folder / FULL, json.dumps(full, ensure_ascii=False).encode("utf-8"))
-        broader = {c.id: c.broader for c in self.concepts.values() if c.broader}
-        atomic_write(folder / BROADER, json.dumps(broader).encode("utf-8"))
         atomic_write(folder / COMPILED, encode(self.compiled()))
 
     @classmethod
@@ -336,17 +335,6 @@ class Glossary:
             )
         except (OSError, ValueError, TypeError, AttributeError):
             return None
-
-
-def saved_broader(folder: Path) -> dict[str, list[str]]:
-    """Each concept's broader ones, as ``Glossary.save`` wrote them into *folder* ({}:
-    missing or not what it wrote). A file of their own: the whole glossary's took a query
-    ~3 ms to parse."""
-    try:
-        data = json.loads((folder / BROADER).read_text("utf-8"))
-        return {cid: list(up) for cid, up in data.items()}
-    except (OSError, ValueError, TypeError, AttributeError):
-        return {}
 
 
 class Coordination:

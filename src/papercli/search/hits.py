@@ -26,6 +26,7 @@ class Hit:
     concepts_json: str = ""  # concept -> the paper's words, as stored (read when asked)
     docnum: int | None = None  # its number in the searcher that found it (streamed hits)
     derived: str | None = None  # an untitled paper's label, as derived when indexed
+    passing: bool = False  # it names the query's concepts only in passing
 
     @cached_property
     def concepts(self) -> dict[str, str]:

@@ -19,7 +19,7 @@ from ..store.library import Library
 from ..store.record import Record
 from . import state
 from .compiled import COMPILED, OLD_COMPILED, QueryGlossary
-from .glossary import BROADER, FULL, Glossary, GlossaryFiles, saved_broader
+from .glossary import FULL, Glossary, GlossaryFiles
 from .hits import Hit, hit_from
 from .order import ranked_hits
 from .schema import SCHEMA_VERSION, ids_by_docnum, make_schema
@@ -178,13 +178,6 @@ class PaperIndex:
         (see ``Glossary.read``)."""
         return self.glossary().read(record)
 
-    def broader(self) -> dict[str, list[str]]:
-        """Each concept's broader ones: as the glossary read for indexing has them, else as
-        saved with the index (building the whole glossary would slow every query)."""
-        if self._glossary is not None:
-            return {cid: c.broader for cid, c in self._glossary.concepts.items() if c.broader}
-        return saved_broader(self.dir)
-
     def query_glossary(self) -> QueryGlossary | None:
         """The compiled glossary saved with the index (None: missing or damaged), read once."""
         if self._query_glossary is _UNREAD:
@@ -206,7 +199,7 @@ class PaperIndex:
             VOCABULARY_FILE,
             COMPILED,
             FULL,
-            BROADER,
+            "broader.json",  # (an index of schema 33 or before kept it)
             OLD_COMPILED,
         ):
             (self.dir / name).unlink(missing_ok=True)
@@ -362,21 +355,23 @@ class PaperIndex:
                 break
         return hits
 
-    def stream(self, q, limit: int | None, sort: bool = False, searcher=None) -> Iterator[Hit]:
+    def stream(
+        self, q, limit: int | None, sort: bool = False, searcher=None, allow=None, restrict=None
+    ) -> Iterator[Hit]:
         """The hits of *q*, best first (or by title), read one at a time as they are
         consumed: a listing writes its first line before the next hit is read, and holds
         none of them. (Within *searcher*, when given; each hit then knows its ``docnum``.)
 
         Each hit's file is checked as it is read (one ``stat``). A record edited in place is
         re-indexed there and then and shown as it is now, if it still matches; its place is
-        the one its old text earned."""
+        the one its old text earned. *allow*, *restrict*: docnums only to list, or never.)"""
         from ..engine.codec import stored_fields_reader
 
         with contextlib.ExitStack() as stack:
             if searcher is None:
                 searcher = stack.enter_context(self.searcher())
             stored_fields = stored_fields_reader(searcher)
-            for score, docnum in ranked_hits(searcher, q, limit, sort):
+            for score, docnum in ranked_hits(searcher, q, limit, sort, allow, restrict):
                 fields = stored_fields(docnum)
                 hit = hit_from(fields, None if sort else score)
                 hit.docnum = docnum

@@ -11,8 +11,11 @@ FIRST = 20  # hits of an unlimited listing ranked before the rest (see ranked_hi
 MANY = 10_000  # matches (as Whoosh estimates them) from which those come first
 
 
-def ranked_hits(searcher, q, limit: int | None, sort: bool) -> Iterator[tuple[float, int]]:
-    """(score, docnum) of *q*'s matches, best first (or by title when *sort*).
+def ranked_hits(
+    searcher, q, limit: int | None, sort: bool, allow=None, restrict=None
+) -> Iterator[tuple[float, int]]:
+    """(score, docnum) of *q*'s matches, best first (or by title when *sort*); only the
+    docnums of *allow* (None: all) and none of *restrict*.
 
     Unlimited and by score, with ``MANY`` matches or more, the best ``FIRST`` come from a
     top-N search first, so that the first line is out before every match is ranked
@@ -26,15 +29,15 @@ def ranked_hits(searcher, q, limit: int | None, sort: bool) -> Iterator[tuple[fl
     # looks up each term's count, seven a word of the query, and is capped at that size).
     few = searcher.reader().doc_count_all() < MANY
     if limit is not None or sort or few or q.estimate_size(searcher.reader()) < MANY:
-        yield from ranked(searcher, q, limit, order, ids_by_docnum(searcher))
+        yield from ranked(searcher, q, limit, order, ids_by_docnum(searcher), allow, restrict)
         return
     given = set()
     ids = ids_by_docnum(searcher)
-    for score, docnum in ranked(searcher, q, FIRST, id_of=ids):
+    for score, docnum in ranked(searcher, q, FIRST, None, ids, allow, restrict):
         given.add(docnum)
         yield score, docnum
     if len(given) < FIRST:
         return  # (that was every match)
-    for score, docnum in ranked(searcher, q, None, id_of=ids):
+    for score, docnum in ranked(searcher, q, None, None, ids, allow, restrict):
         if docnum not in given:
             yield score, docnum

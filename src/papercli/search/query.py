@@ -151,12 +151,11 @@ def search(
     snippet_cells: int = 200,
     resolve_tag: TagResolver | None = None,
     exact: bool = False,
-    passing: bool = False,
-    held: list[str] | None = None,
+    passing: bool = True,
 ) -> list[Hit]:
     """``search_stream``'s hits as a list (for tables, which lay out every row first)."""
     return list(
-        search_stream(index, text, limit, filters, snippet_cells, resolve_tag, exact, passing, held)
+        search_stream(index, text, limit, filters, snippet_cells, resolve_tag, exact, passing)
     )
 
 
@@ -168,15 +167,14 @@ def search_stream(
     snippet_cells: int = 200,
     resolve_tag: TagResolver | None = None,
     exact: bool = False,
-    passing: bool = False,
-    held: list[str] | None = None,
+    passing: bool = True,
 ) -> Iterator[Hit]:
     """Best matches first, each with its score and a snippet showing why it matched, one
     at a time as they are consumed (see ``PaperIndex.stream``). *exact*: no bridge through
-    the glossary (only the words as written, and their forms). A paper that names the
-    concepts the query names only in passing (``aside``) is held back, its id put in *held*,
-    unless *passing*. The query is parsed, and a malformed one rejected, before the first
-    hit is asked for."""
+    the glossary (only the words as written, and their forms). The papers that name the
+    query's concepts only in passing (``aside``) are listed after the others, marked
+    (``IN_PASSING``); without *passing*, left out. The query is parsed, and a malformed one
+    rejected, before the first hit is asked for."""
     from whoosh import query
 
     bridges: dict[str, str] = {}  # concept -> the query's words that named it
@@ -197,8 +195,7 @@ def search_stream(
         if named is None:
             raise
         return _stream(index, named, named, None, limit, {}, snippet_cells)
-    held = [] if held is None else held
-    hits = _stream(index, filtered(q), q, pasted, limit, bridges, snippet_cells, held, passing)
+    hits = _stream(index, filtered(q), q, pasted, limit, bridges, snippet_cells, passing)
     return _or_cited(hits, index, text, q, filtered, limit, snippet_cells)
 
 
@@ -218,24 +215,33 @@ def _filtered(node, filtered):
     return None if node is None else filtered(node)
 
 
-def _stream(
-    index, q, text_q, pasted, limit, bridges, snippet_cells, held=None, keep=False
-) -> Iterator[Hit]:
+def passing_docs(searcher, bridges: dict) -> set[int]:
+    """The docnums of the papers that name the query's concepts only in passing."""
+    aside = in_passing(bridges)
+    return set() if aside is None else set(searcher.docs_for_query(aside))
+
+
+def in_passing(bridges: dict):
+    """The query matching the papers that name every concept of *bridges* they speak of
+    only in passing (``aside``, decided when each paper is indexed); None when the query
+    names no concept."""
+    from whoosh import query
+
+    named = sorted(c for c in bridges if not c.startswith(TRANSLATED))
+    if not named:
+        return None
+    about = [query.AndNot(query.Term("concept", c), query.Term("aside", c)) for c in named]
+    return query.AndNot(query.Or([query.Term("aside", c) for c in named]), query.Or(about))
+
+
+def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, passing=True) -> Iterator[Hit]:
     """The hits of *q* with their snippets (*text_q*: the query without the filters); the
     paper whose id or link was pasted (*pasted*) first. The papers that name the query's
-    concepts only in passing (``fit.held_back``) are left out, their ids put in *held*
-    (None: not looked for), and listed only where there is no other; *keep*: listed in
-    their places, their snippets saying so."""
+    concepts only in passing come after the others, marked so (without *passing*, not
+    at all)."""
     from . import snippets
 
     with index.searcher() as searcher:
-        named = {c for c in bridges if not c.startswith(TRANSLATED)}
-        if held is not None and named:
-            from .fit import held_back
-
-            holdable = held_back(searcher, named, index.broader)  # docnum -> id
-        else:
-            holdable = {}
         terms = snippets.query_terms(text_q, searcher.reader())
         # the papers the query as written matches: the others were found through the glossary
         literal = set(searcher.docs_for_query(unions(_literal(q)))) if bridges else None
@@ -243,7 +249,7 @@ def _stream(
             key: key.removeprefix(TRANSLATED) for key in bridges if key.startswith(TRANSLATED)
         }  # (梯度 → gradient: as the paper's words)
 
-        def shown(hit: Hit) -> Hit:
+        def shown(hit: Hit, aside: bool = False) -> Hit:
             texts = {name: hit.text(name) for name in ("abstract", "summary_zh")}
             if literal is not None and not _literal_match(index, q, hit, literal):
                 texts["title"] = hit.text("title")
@@ -255,62 +261,34 @@ def _stream(
                 ) or snippets.snippet(texts, terms, snippet_cells)
             else:
                 hit.snippet = snippets.snippet(texts, terms, snippet_cells)
-            if keep and hit.docnum in holdable:
+            if aside:
+                hit.passing = True
                 hit.snippet = IN_PASSING + (hit.snippet or "")
             hit.terms = terms
             return hit
 
         first = list(index.stream(pasted, 3, searcher=searcher)) if pasted is not None else []
-        if limit is not None:
-            limit -= len(first)
-        # (room for the held ones, whose places the next papers take)
-        more = None if limit is None or keep else limit + len(holdable)
-        rest = index.stream(q, more, searcher=searcher) if limit != 0 else iter(())
         ids = {h.id for h in first}
         yield from map(shown, first)
-        listed, put_aside = 0, []
-        for hit in rest:
-            if hit.id in ids:
-                continue
-            if hit.docnum in holdable and not keep:
-                put_aside.append(hit)
-                continue
-            if listed == limit:
-                break
-            listed += 1
-            yield shown(hit)
-        if not listed:  # (all it found: then they are what there is)
-            yield from map(shown, put_aside[:limit])
-        elif holdable and not keep:
-            # Those ranked below the limit are counted too, once the stream is read to its end.
-            found = {hit.id for hit in put_aside}
-            below = [rid for rid in holdable.values() if rid not in found]
-            if below and limit is not None:
-                from whoosh import query
-
-                among = query.And([q, query.Or([query.Term("id", rid) for rid in below])])
-                found |= {holdable[docnum] for docnum in searcher.docs_for_query(among)}
-            held += sorted(found)
+        left = None if limit is None else limit - len(first)
+        aside = passing_docs(searcher, bridges)
+        parts = [({"restrict": aside}, False)] + ([({"allow": aside}, True)] if passing else [])
+        for where, marked in parts:
+            if left == 0 or where.get("allow") == set():
+                return
+            more = None if left is None else left + len(ids)  # (room for those listed)
+            for hit in index.stream(q, more, searcher=searcher, **where):
+                if hit.id in ids:
+                    continue
+                if left is not None:
+                    if left == 0:
+                        return
+                    left -= 1
+                ids.add(hit.id)
+                yield shown(hit, marked)
 
 
-def _without_passing(index: PaperIndex, matched: list[str], bridges: dict, held: list[str]):
-    """*matched* without the papers that name the query's concepts only in passing, whose
-    ids go into *held*; all of them if they are all it matched (as ``_stream`` lists)."""
-    from .fit import held_back
-
-    named = {c for c in bridges if not c.startswith(TRANSLATED)}
-    if not named:
-        return matched
-    with index.searcher() as searcher:
-        holdable = set(held_back(searcher, named, index.broader).values())
-    kept = [rid for rid in matched if rid not in holdable]
-    if not kept:
-        return matched
-    held += sorted(holdable.intersection(matched))
-    return kept
-
-
-IN_PASSING = "only in passing · "  # (a held-back paper's snippet, when --passing lists it)
+IN_PASSING = "only in passing · "  # (the snippet of a paper naming the concept in passing)
 
 
 def _literal(q):
@@ -323,9 +301,6 @@ def _literal(q):
         return concept or getattr(node, "boost", 1.0) == TRANSLATION_BOOST
 
     def strip(node):
-        # A Chinese name is the concept AndMaybe its words (those that write them first).
-        if isinstance(node, query.AndMaybe):
-            return node.b
         if isinstance(node, query.Or):
             kept = [s for s in node.subqueries if not bridged(s)]
             if len(kept) != len(node.subqueries):
@@ -643,12 +618,12 @@ def select(
     filters: Filters,
     ids: Iterable[str] = (),
     resolve_tag: TagResolver | None = None,
-    held: list[str] | None = None,
+    passing: bool = True,
 ) -> list[str]:
     """Ids of the papers to export, ordered by id: by query and/or filters, plus explicit
-    ids. Only ids are collected; records are read while they are written out. The papers
-    that name the query's concepts only in passing are left out, as ``search`` leaves them,
-    their ids put in *held*, unless *held* is None."""
+    ids: what ``search`` lists for the same query (without *passing*, not the papers that
+    name its concepts only in passing). Only ids are collected; records are read while they
+    are written out."""
     from whoosh import query
 
     chosen = {get_paper(index, rid).id for rid in ids}
@@ -661,11 +636,12 @@ def select(
         named = named_paper(index, text)
         bridges: dict[str, str] = {}
         try:
-            matched, error = found(parse_query(index, text, resolve_tag, bridges=bridges)), None
+            q = parse_query(index, text, resolve_tag, bridges=bridges)
+            matched, error = found(q), None
+            if not passing and (aside := in_passing(bridges)) is not None:
+                matched = sorted(set(matched) - set(index.ids(aside)))
         except UsageError as exc:  # (a title the query language cannot read: named, or not)
             matched, error = [], exc
-        if held is not None and matched:
-            matched = _without_passing(index, matched, bridges, held)
         matched += found(named) if named is not None else []
         if not matched and (cited := cited_titles(index, text)) is not None:
             matched = found(cited)

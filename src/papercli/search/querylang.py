@@ -46,6 +46,8 @@ from ..errors import UsageError
 from ..text import HYPHENATED_RE, STOP_WORDS, UNTITLED, UNTITLED_NOTE, strip_controls
 
 TEXT_FIELDS = ("title", "name", "author", "keyword", "tag", "abstract", "summary")
+# Where a word is looked for: the text fields, and the parts of names (Qwen in Qwen2.5)
+SEARCHED_FIELDS = (*TEXT_FIELDS, "parts")
 FIELDS = (*TEXT_FIELDS, "venue", "year", "category")
 FIELD_ALIASES = {
     "tags": "tag",
@@ -454,7 +456,7 @@ def parse(text: str, schema, **options):
         return direct
     from whoosh import qparser, query
 
-    parser = qparser.MultifieldParser(list(TEXT_FIELDS), schema, group=qparser.AndGroup)
+    parser = qparser.MultifieldParser(list(SEARCHED_FIELDS), schema, group=qparser.AndGroup)
     parser.add_plugin(qparser.FuzzyTermPlugin())
     parser.add_plugin(qparser.GtLtPlugin())
     try:
@@ -463,15 +465,17 @@ def parse(text: str, schema, **options):
         raise UsageError(f"cannot understand the query {quoted(text)}: {exc}") from None
     if q is query.NullQuery:
         raise UsageError(f"the query {quoted(text)} has no words to search for")
-    return q.accept(lambda node: _keywords_of_phrase(node, schema))
+    return q.accept(lambda node: _keywords_of_phrase(node, schema)).normalize()
 
 
 def _keywords_of_phrase(node, schema):
     """A phrase in a field that keeps no positions (the tags: ``"(L0, L1)–smooth"`` is two
     keywords there, split at its comma) as all of its words: Whoosh would refuse it while
-    searching ("field has no positions")."""
+    searching ("field has no positions"). Not among names' parts: a phrase is of words."""
     from whoosh import query
 
+    if isinstance(node, query.Phrase) and node.fieldname == "parts":
+        return query.NullQuery
     if isinstance(node, query.Phrase) and not schema[node.fieldname].format.supports("positions"):
         return query.And([query.Term(node.fieldname, word) for word in node.words])
     return node

@@ -17,7 +17,7 @@ from ..store.record import Record
 from ..text import strip_controls
 from ..text.latex import latex_to_text
 
-SCHEMA_VERSION = 33  # 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
+# Index schema versions: 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
 # 11: the glossary's concepts; 12: one spelling (NFKC, Simplified Chinese, American English)
 # 13: Porter2, with the -ize family and -tion nouns kept apart; 14: the concepts' words stored
 # 15: the authors' keywords (from OpenReview); 16: "generalized" stemmed apart
@@ -39,13 +39,17 @@ SCHEMA_VERSION = 33  # 9: stored plain readings; 10: analyzer pickled as papercl
 # 31: an -ator stemmed apart from its verb (a generator is not what generates)
 # 32: the concepts a paper names only in passing (search.aside)
 # 33: the codec in papercli.engine; a sort key ends with the id (equal titles by id)
+# 34: names' parts (analysis.word_parts); a tagged concept is never one named in passing
+SCHEMA_VERSION = 34
 CONCEPT_BOOST = 0.2  # a paper found only through the glossary ranks below a literal match
+# A paper found by a part of a name (Qwen in Qwen2.5) ranks below one that writes the word.
+PARTS_BOOST = 0.5
 
 
 def make_schema():
     from whoosh import fields
 
-    from .analysis import bilingual_analyzer
+    from .analysis import bilingual_analyzer, parts_analyzer
 
     analyzer = bilingual_analyzer()
 
@@ -66,6 +70,7 @@ def make_schema():
         aside=fields.KEYWORD(commas=True),  # the concepts named only in passing (aside.py)
         abstract=text(1.0),
         summary=text(1.0),
+        parts=fields.TEXT(analyzer=parts_analyzer(), phrase=False, field_boost=PARTS_BOOST),
         venue=fields.KEYWORD(lowercase=True),
         # One tier: Whoosh's tiered ranges over unsigned numbers are wrong (year:..2025 and
         # year:<2026 found every 2026 paper; 55 of 88 ranges tried on six years were), and
@@ -102,6 +107,7 @@ def document(
     def text(value: str | None) -> str:
         return strip_controls(latex_to_text(value or ""))
 
+    texts = (record.title, record.short_name, record.abstract, record.summary_zh)
     return {
         "id": record.id,
         "citekey": record.citekey or "",
@@ -115,6 +121,7 @@ def document(
         "concepts": json.dumps(concepts, ensure_ascii=False) if concepts else "",
         "abstract": text(record.abstract),
         "summary": text(record.summary_zh),
+        "parts": text("\n".join(t for t in (*texts, *record.keywords) if t)),
         "venue": record.venue or "",
         "year": record.year,  # (None: no year indexed, in no range)
         "category": ",".join(c.replace(",", " ") for c in record.categories),
