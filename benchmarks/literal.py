@@ -27,8 +27,9 @@ _TOKEN_RE = re.compile(r"[A-Za-z0-9]+(?:[-.][A-Za-z0-9]+)*")
 _NAME_RE = re.compile(r"[a-z][A-Z]|[A-Za-z][0-9]|[0-9][A-Za-z]")
 _TO_RE = re.compile(r"[A-Za-z]+-to-[A-Za-z]+")  # offline-to-online
 _CAMEL_RE = re.compile(r"(?<=[a-z])(?=[A-Z])")
-# A whole word of letters: not part of a name, a hyphenated word or a number.
-_WORD_RE = re.compile(r"(?<![A-Za-z0-9_.-])[A-Za-z]{3,}(?![A-Za-z0-9_-]|\.[A-Za-z0-9])")
+# A whole word of letters: not part of a name, a hyphenated word or a number, nor a LaTeX
+# command (\tilde: the index reads $\tilde{O}$ as the reader sees it, Õ).
+_WORD_RE = re.compile(r"(?<![A-Za-z0-9_.\\-])[A-Za-z]{3,}(?![A-Za-z0-9_-]|\.[A-Za-z0-9])")
 _HAN_RUN_RE = re.compile(r"[\u4e00-\u9fff]{2,}")
 
 

@@ -80,7 +80,7 @@ def test_the_literal_scan_needs_every_word_case_folded_as_a_substring():
 
 
 def test_the_samples_hold_only_words_the_query_language_searches_for():
-    text = "The Muon GSM8K offline-to-online optimizer ICLR what muon 联邦学习"
+    text = "The Muon GSM8K offline-to-online optimizer ICLR what muon $\\tilde{O}$ 联邦学习"
     assert sorted(sample_words([text], 10)) == ["Muon", "optimizer"]
     assert sorted(sample_chinese([text], 10)) == sorted(
         ["联邦", "邦学", "学习", "联邦学", "邦学习", "联邦学习"]
