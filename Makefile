@@ -43,7 +43,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bridge_cost.py
 	$(BIN)/python benchmarks/per_hit.py
 
-## eval: search quality per judged set and language (recall, P@10, nDCG@10; default and --exact), and the "no paper" answers a literal scan contradicts (~2 min)
+## eval: search quality per judged set and language (recall, P@10, nDCG@10; default and --exact), and the "no paper" answers a literal scan contradicts (~1.5 min; 3 on a busy machine)
 eval: $(STAMP)
 	$(BIN)/python benchmarks/eval.py $(EVAL_ARGS)
 
