@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 LIBRARY := data/library
 SEEDS := data/iclr2026-optimization-theory-digest.txt data/iclr2026-abstracts.txt
 
-.PHONY: run test test-fast soak lint bench bundle clean
+.PHONY: run test test-fast soak lint bench eval bundle clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,10 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py --output BENCHMARKS.md $(BENCH_ARGS)
 	$(BIN)/python benchmarks/bridge_cost.py
 	$(BIN)/python benchmarks/per_hit.py
+
+## eval: search quality per judged set and language (recall, P@10, nDCG@10; default and --exact), and the "no paper" answers a literal scan contradicts (~1.5 min; 3 on a busy machine)
+eval: $(STAMP)
+	$(BIN)/python benchmarks/eval.py $(EVAL_ARGS)
 
 ## bundle: regenerate the bundled library's records from the seed documents
 bundle: $(STAMP)
