@@ -5,8 +5,9 @@ concepts, each with its English terms, abbreviations, Chinese terms and one line
 provenance) and the user's ``glossary.yaml`` in the config folder, which extends it (new
 concepts, or more terms for a known one). Terms match as taxonomy aliases do: English as
 whole words (an abbreviation as written, plurals too), Chinese as substrings, never inside
-an ``exclude`` phrase; so 推理 stays split between reasoning and inference the way the
-taxonomy splits it.
+an ``exclude`` phrase; so in a paper 推理 stays split between reasoning and inference the
+way the taxonomy splits it. A word with two senses (``senses``: 推理) names both concepts in a
+query.
 
 Two terms that share their last word are often written once with it ("sample and time
 complexity", 样本和时间复杂度): the modifier before the conjunction and that head make a
@@ -51,6 +52,7 @@ class Concept:
     source: str
     signs: list[str] = field(default_factory=list)  # the taxonomy's other aliases
     broader: list[str] = field(default_factory=list)  # concepts this one is a kind of
+    senses: list[str] = field(default_factory=list)  # words of two senses, naming it in a query
 
     @property
     def tag(self) -> Tag:
@@ -66,10 +68,19 @@ class Concept:
 
     @property
     def name_tag(self) -> Tag:
-        """What finds the concept in a query: its names only, and its id read as words
-        where the id is one of them with the words that complete it (``id_names``, worked
-        out once: the index's compiled glossary and its needles both ask)."""
-        return Tag(self.id, spelt(self.en + self.id_names), spelt(self.zh), spelt(self.exclude))
+        """What finds the concept in a query: its ``names`` only."""
+        en, zh = self.names
+        return Tag(self.id, spelt(en), spelt(zh), spelt(self.exclude))
+
+    @property
+    def names(self) -> tuple[list[str], list[str]]:
+        """The English and Chinese words that name the concept in a query: its names, its id
+        read as words where the id is one of them with the words that complete it
+        (``id_names``, worked out once: the index's compiled glossary and its needles both
+        ask), and the words of two senses it is one of, which name it in a query only (推理
+        names model inference; in a paper its compounds do: 推理时间, 推理延迟)."""
+        zh = [s for s in self.senses if _is_cjk(s)]
+        return self.en + self.id_names + [s for s in self.senses if s not in zh], self.zh + zh
 
     @cached_property
     def id_names(self) -> list[str]:
@@ -141,8 +152,10 @@ class GlossaryFiles:
         }
         for path in (package, user):
             if path.is_file():
-                _merge(concepts, _read(path))
+                more, senses = _read(path)
+                _merge(concepts, more)
                 _check_broader(concepts, path)
+                _add_senses(concepts, senses, path)
         return Glossary(list(concepts.values()))
 
 
@@ -152,7 +165,9 @@ def user_glossary_path() -> Path:
     return Path(platformdirs.user_config_dir("papers", appauthor=False)) / "glossary.yaml"
 
 
-def _read(path: Path) -> list[Concept]:
+def _read(path: Path) -> tuple[list[Concept], dict[str, list[str]]]:
+    """The concepts of the glossary file *path*, and its words of two senses (each with
+    the concepts it names)."""
     from ..store.yamlio import load_yaml
 
     try:
@@ -163,6 +178,11 @@ def _read(path: Path) -> list[Concept]:
         raise TaxonomyError(str(exc)) from None
     if not isinstance(data, dict) or not isinstance(data.get("concepts"), dict):
         raise TaxonomyError(f"{path}: expected a mapping with a 'concepts' mapping")
+    senses = data.get("senses") or {}
+    if not isinstance(senses, dict) or not all(
+        isinstance(ids, list) and all(isinstance(i, str) for i in ids) for ids in senses.values()
+    ):
+        raise TaxonomyError(f"{path}: senses must give each word a list of concept ids")
     out = []
     for name, spec in data["concepts"].items():
         where = f"{path}: concept {name!r}"
@@ -182,7 +202,22 @@ def _read(path: Path) -> list[Concept]:
                 broader=lists["broader"],
             )
         )
-    return out
+    return out, {str(word): ids for word, ids in senses.items()}
+
+
+def _add_senses(concepts: dict[str, Concept], senses: dict[str, list[str]], path: Path) -> None:
+    """Each word of two senses names each concept listed for it in a query
+    (``Concept.senses``); every concept listed is known."""
+    for word, ids in senses.items():
+        for cid in ids:
+            concept = concepts.get(cid)
+            if concept is None:
+                raise TaxonomyError(
+                    f"{path}: senses of {word!r}: concept {cid!r} is not in the glossary or "
+                    "the taxonomy"
+                )
+            if word not in concept.en + concept.zh + concept.senses:
+                concept.senses.append(word)
 
 
 def _check_broader(concepts: dict[str, Concept], path: Path) -> None:
@@ -242,7 +277,7 @@ class Glossary:
 
     @cached_property
     def _name_matcher(self) -> Taxonomy:
-        named = [c.name_tag for c in self.concepts.values() if c.en or c.zh]
+        named = [c.name_tag for c in self.concepts.values() if c.en or c.zh or c.senses]
         return Taxonomy(named, "glossary names")
 
     @cached_property
@@ -302,9 +337,9 @@ class Glossary:
             # The names a query knows, the id's words among them: precomputed, not worked
             # out for every candidate of every query.
             "concepts": {
-                c.id: [c.en + c.id_names, c.zh, c.exclude]
+                c.id: [*c.names, c.exclude]
                 for c in self.concepts.values()
-                if c.en or c.zh
+                if c.en or c.zh or c.senses
             },
             "words": {
                 k: sorted([name, sorted(required)] for name, required in v)
@@ -317,7 +352,10 @@ class Glossary:
         from ..store.files import atomic_write
         from .compiled import COMPILED, encode
 
-        full = {c.id: [c.en, c.zh, c.exclude, c.signs, c.broader] for c in self.concepts.values()}
+        full = {
+            c.id: [c.en, c.zh, c.exclude, c.signs, c.broader, c.senses]
+            for c in self.concepts.values()
+        }
         atomic_write(folder / FULL, json.dumps(full, ensure_ascii=False).encode("utf-8"))
         broader = {c.id: c.broader for c in self.concepts.values() if c.broader}
         atomic_write(folder / BROADER, json.dumps(broader).encode("utf-8"))
@@ -330,8 +368,8 @@ class Glossary:
             data = json.loads((folder / FULL).read_text("utf-8"))
             return cls(
                 [
-                    Concept(cid, en, zh, exclude, "", signs=signs, broader=broader)
-                    for cid, (en, zh, exclude, signs, broader) in data.items()
+                    Concept(cid, en, zh, exclude, "", signs, broader, senses)
+                    for cid, (en, zh, exclude, signs, broader, senses) in data.items()
                 ]
             )
         except (OSError, ValueError, TypeError, AttributeError):
