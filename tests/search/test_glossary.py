@@ -1012,7 +1012,7 @@ def test_a_word_with_two_senses_names_only_known_concepts(tmp_path):
 def test_a_paper_speaks_of_a_sense_of_tuili_only_in_its_own_words():
     """In a paper, 推理 is reasoning outside the compounds that mean inference, and model
     inference only in those (bare 推理 names it in a query only); statistical inference
-    (变分推理) is neither."""
+    (变分推理) and membership inference (成员推理) are neither."""
     from papercli.search.glossary import GlossaryFiles
 
     expected = {
@@ -1028,6 +1028,7 @@ def test_a_paper_speaks_of_a_sense_of_tuili_only_in_its_own_words():
         "LLM reasoning via test-time gradient descent": {"reasoning"},
         "数学推理能力提升，推理速度提升 3 倍": {"reasoning", "model-inference"},
         "变分推理与贝叶斯推理": set(),
+        "成员推理攻击": set(),
     }
     glossary = GlossaryFiles(user=TEST_DATA / "none.yaml").load()
     senses = {"reasoning", "model-inference"}

@@ -365,6 +365,7 @@ def test_each_sense_of_tuili_is_tagged_from_its_own_words(tax):
         "推理延迟降低 40%": ["inference-efficiency"],
         "推理时延降低 40%": ["inference-efficiency"],
         "推理耗时降低 40%": ["inference-efficiency"],
+        "成员推理攻击": [],
         "提升大模型的推理能力": ["llm", "reasoning"],
         "在数学推理任务上提升准确率": ["reasoning", "mathematical-reasoning"],
         "数学推理能力提升，推理时延降低": [
