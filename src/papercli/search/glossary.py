@@ -7,11 +7,8 @@ concepts, or more terms for a known one). Terms match as taxonomy aliases do: En
 whole words (an abbreviation as written, plurals too), Chinese as substrings, never inside
 an ``exclude`` phrase; so in a paper 推理 stays split between reasoning and inference the
 way the taxonomy splits it. A word with two senses (``senses``: 推理) names both concepts in a
-query.
-
-Two terms that share their last word are often written once with it ("sample and time
-complexity", 样本和时间复杂度): the modifier before the conjunction and that head make a
-term too (``Coordination``).
+query. Two terms written once with their shared last word ("sample and time complexity")
+are each found (``coordination``).
 
 Out: the concepts a paper speaks of, indexed in its ``concept`` field when the index is
 built, and the compiled glossary saved beside the index (``compiled``): a query is
@@ -36,7 +33,8 @@ from pathlib import Path
 from ..errors import PapersError, TaxonomyError
 from ..tags.taxonomy import PACKAGE_FILE as TAXONOMY_FILE
 from ..tags.taxonomy import TAG_RE, Tag, Taxonomy, load_taxonomy, term_lists
-from ..text import CJK_RE
+from ..text import has_cjk
+from .coordination import Coordination
 
 PACKAGE_FILE = Path(__file__).with_name("glossary.yaml")
 BROADER = "broader.json"  # each concept's broader ones, for a query (fit.held_back)
@@ -61,8 +59,8 @@ class Concept:
         signs = [s for s in self.signs if s not in self.en and s not in self.zh]
         return Tag(
             self.id,
-            spelt(self.en + [s for s in signs if not _is_cjk(s)]),
-            spelt(self.zh + [s for s in signs if _is_cjk(s)]),
+            spelt(self.en + [s for s in signs if not has_cjk(s)]),
+            spelt(self.zh + [s for s in signs if has_cjk(s)]),
             spelt(self.exclude),
         )
 
@@ -79,7 +77,7 @@ class Concept:
         (``id_names``, worked out once: the index's compiled glossary and its needles both
         ask), and the words of two senses it is one of, which name it in a query only (推理
         names model inference; in a paper its compounds do: 推理时间, 推理延迟)."""
-        zh = [s for s in self.senses if _is_cjk(s)]
+        zh = [s for s in self.senses if has_cjk(s)]
         return self.en + self.id_names + [s for s in self.senses if s not in zh], self.zh + zh
 
     @cached_property
@@ -387,64 +385,6 @@ def saved_broader(folder: Path) -> dict[str, list[str]]:
         return {}
 
 
-class Coordination:
-    """Two terms that share their last word, written once with it, as both languages do:
-    "sample and time complexity" speaks of sample complexity, 样本和时间复杂度 of 样本复杂度.
-    The modifier before the conjunction and the head after the other modifier make a term
-    (English: a word and one or two; Chinese: 4 to 8 characters), found where the term
-    itself is not. The conjunctions are few, and a text is looked at only around them."""
-
-    _ZH = re.compile(r"[和与及或、]")
-    _EN_WORD = re.compile(r"[a-z][a-z0-9-]*")
-
-    def __init__(self, concepts) -> None:
-        self.zh: dict[str, list[str]] = {}  # a Chinese term -> the concepts it finds
-        self.en: dict[str, list[str]] = {}  # an English term of 2-3 words, lower case -> …
-        for concept in concepts:
-            tag = concept.tag
-            for term in tag.zh:
-                if 4 <= len(term) <= 8 and term.isalpha() and _is_cjk(term):
-                    self.zh.setdefault(term, []).append(concept.id)
-            for term in tag.en:
-                if 2 <= term.count(" ") + 1 <= 3 and term.replace(" ", "").isalpha():
-                    self.en.setdefault(term.lower(), []).append(concept.id)
-        self.modifiers = {t[:n] for t in self.zh for n in range(2, len(t) - 1)}
-        self.firsts = {t.split(" ", 1)[0] for t in self.en}
-
-    def find(self, text: str) -> dict[str, str]:
-        """The concepts a coordination in *text* speaks of -> its words (as written)."""
-        out: dict[str, str] = {}
-        for m in self._ZH.finditer(text):
-            i = m.start()
-            for n in (4, 3, 2):
-                if i >= n and text[i - n : i] in self.modifiers:
-                    self._zh_heads(text, i, text[i - n : i], out)
-        if " and " in text or " or " in text:
-            words = list(self._EN_WORD.finditer(text.lower()))
-            for k, w in enumerate(words[1:-2], start=1):
-                if w.group() in ("and", "or") and words[k - 1].group() in self.firsts:
-                    self._en_heads(text, words, k, out)
-        return out
-
-    def _zh_heads(self, text: str, i: int, modifier: str, out: dict[str, str]) -> None:
-        for start in range(i + 2, min(i + 6, len(text))):  # (the other modifier: 1-4 chars)
-            if not CJK_RE.match(text, start - 1) or text[start - 1] in "和与及或、":
-                return
-            for n in range(2, 7):
-                for cid in self.zh.get(modifier + text[start : start + n], ()):
-                    out.setdefault(cid, text[i - len(modifier) : start + n])
-
-    def _en_heads(self, text: str, words: list, k: int, out: dict[str, str]) -> None:
-        first = words[k - 1]
-        for head in (k + 2, k + 3):  # (the other modifier: one word or two)
-            for last in (head, head + 1):  # (the head: one word or two)
-                if last >= len(words) or words[last].start() - words[last - 1].end() > 1:
-                    break  # (words apart: not one phrase)
-                term = " ".join([first.group(), *(w.group() for w in words[head : last + 1])])
-                for cid in self.en.get(term) or self.en.get(term.removesuffix("s"), ()):
-                    out.setdefault(cid, text[first.start() : words[last].end()])
-
-
 def spelt(terms: list[str]) -> list[str]:
     """*terms* in the one spelling (``text.variants.normalize``), each once."""
     from ..text.variants import normalize
@@ -456,9 +396,3 @@ def _spaced(term: str) -> str:
     """*term* in lower case, a space for each hyphen and no final s: the forms a name
     matches anyway (a hyphen or a space, a plural)."""
     return re.sub(r"[\s-]+", " ", term.lower()).removesuffix("s")
-
-
-def _is_cjk(term: str) -> bool:
-    from ..text import has_cjk
-
-    return has_cjk(term)
