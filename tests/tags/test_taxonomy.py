@@ -344,6 +344,39 @@ def test_shipped_aliases_on_ambiguous_text(tax, text, expected):
     assert tax.tag_text(text) == expected
 
 
+def test_the_inference_time_paper_is_not_tagged_reasoning(tax, digest):
+    """STARS is a training-free 推理时 (inference-time) steering method for diverse
+    generation, evaluated on test-case and idea generation; its only "reasoning" is the R of
+    its acronym spelt out ("… for Diverse ReaSoning"), which an exclusion matches as
+    written: "diverse reasoning" in plain text is still reasoning."""
+    stars = find(digest, "STARS")
+    assert "推理时" in stars.summary_zh and "Diverse ReaSoning" in stars.summary_zh
+    assert "reasoning" not in tags_of(tax, stars)
+    assert tax.tag_text("Activation Steering for Diverse ReaSoning") == ["activation-steering"]
+    assert tax.tag_text("sampling diverse reasoning paths") == ["reasoning"]
+
+
+def test_each_sense_of_tuili_is_tagged_from_its_own_words(tax):
+    """推理 is reasoning and inference: 推理速度, 推理时间, 推理延迟 (and 推理时延, 推理耗时,
+    the same latency) are inference only; 推理能力 and 数学推理 stay reasoning."""
+    expected = {
+        "推理速度提升 3 倍": ["inference-efficiency"],
+        "推理时间缩短一半": ["inference-efficiency"],
+        "推理延迟降低 40%": ["inference-efficiency"],
+        "推理时延降低 40%": ["inference-efficiency"],
+        "推理耗时降低 40%": ["inference-efficiency"],
+        "成员推理攻击": [],
+        "提升大模型的推理能力": ["llm", "reasoning"],
+        "在数学推理任务上提升准确率": ["reasoning", "mathematical-reasoning"],
+        "数学推理能力提升，推理时延降低": [
+            "reasoning",
+            "mathematical-reasoning",
+            "inference-efficiency",
+        ],
+    }
+    assert {text: tax.tag_text(text) for text in expected} == expected
+
+
 # --- the seed documents ------------------------------------------------------------------
 
 
@@ -396,12 +429,7 @@ DIGEST_EXPECTED = {
         "communication-efficiency",
     },
     "Celo2": {"optimizer", "learned-optimizers", "generalization", "meta-learning"},
-    "STARS": {
-        "riemannian-optimization",
-        "activation-steering",
-        "reasoning",
-        "test-time-compute",
-    },
+    "STARS": {"riemannian-optimization", "activation-steering", "test-time-compute"},
     "∇-Reasoner": {"llm", "reasoning", "mathematical-reasoning", "test-time-compute"},
     "MASS": {
         "bilevel-optimization",
@@ -526,7 +554,7 @@ def test_digest_hot_topic_counts(tax, digest):
     # The page's header says 推理 ×3 · LLM ×3 · 联邦学习 ×3: federated learning agrees;
     # the page counts a narrower label for the other two (see the papers listed below).
     assert counts["federated-learning"] == 3
-    assert counts["reasoning"] == 7
+    assert counts["reasoning"] == 6
     assert counts["llm"] == 10
 
 
@@ -538,7 +566,6 @@ def test_which_digest_papers_are_federated_reasoning_and_llm(tax, digest):
     assert tagged("reasoning") == [
         "VIP",
         "CogFlow",
-        "STARS",
         "MLM",
         "∇-Reasoner",
         "ICPO",

@@ -5,12 +5,10 @@ concepts, each with its English terms, abbreviations, Chinese terms and one line
 provenance) and the user's ``glossary.yaml`` in the config folder, which extends it (new
 concepts, or more terms for a known one). Terms match as taxonomy aliases do: English as
 whole words (an abbreviation as written, plurals too), Chinese as substrings, never inside
-an ``exclude`` phrase; so 推理 stays split between reasoning and inference the way the
-taxonomy splits it.
-
-Two terms that share their last word are often written once with it ("sample and time
-complexity", 样本和时间复杂度): the modifier before the conjunction and that head make a
-term too (``Coordination``).
+an ``exclude`` phrase; so in a paper 推理 stays split between reasoning and inference the
+way the taxonomy splits it. A word with two senses (``senses``: 推理) names both concepts in a
+query. Two terms written once with their shared last word ("sample and time complexity")
+are each found (``coordination``).
 
 Out: the concepts a paper speaks of, indexed in its ``concept`` field when the index is
 built, and the compiled glossary saved beside the index (``compiled``): a query is
@@ -35,7 +33,8 @@ from pathlib import Path
 from ..errors import PapersError, TaxonomyError
 from ..tags.taxonomy import PACKAGE_FILE as TAXONOMY_FILE
 from ..tags.taxonomy import TAG_RE, Tag, Taxonomy, load_taxonomy, term_lists
-from ..text import CJK_RE
+from ..text import has_cjk
+from .coordination import Coordination
 
 PACKAGE_FILE = Path(__file__).with_name("glossary.yaml")
 FULL = "concepts.json"  # every concept with its names and signs, for indexing (YAML: ~130 ms)
@@ -50,6 +49,7 @@ class Concept:
     source: str
     signs: list[str] = field(default_factory=list)  # the taxonomy's other aliases
     broader: list[str] = field(default_factory=list)  # concepts this one is a kind of
+    senses: list[str] = field(default_factory=list)  # words of two senses, naming it in a query
 
     @property
     def tag(self) -> Tag:
@@ -58,17 +58,26 @@ class Concept:
         signs = [s for s in self.signs if s not in self.en and s not in self.zh]
         return Tag(
             self.id,
-            spelt(self.en + [s for s in signs if not _is_cjk(s)]),
-            spelt(self.zh + [s for s in signs if _is_cjk(s)]),
+            spelt(self.en + [s for s in signs if not has_cjk(s)]),
+            spelt(self.zh + [s for s in signs if has_cjk(s)]),
             spelt(self.exclude),
         )
 
     @property
     def name_tag(self) -> Tag:
-        """What finds the concept in a query: its names only, and its id read as words
-        where the id is one of them with the words that complete it (``id_names``, worked
-        out once: the index's compiled glossary and its needles both ask)."""
-        return Tag(self.id, spelt(self.en + self.id_names), spelt(self.zh), spelt(self.exclude))
+        """What finds the concept in a query: its ``names`` only."""
+        en, zh = self.names
+        return Tag(self.id, spelt(en), spelt(zh), spelt(self.exclude))
+
+    @property
+    def names(self) -> tuple[list[str], list[str]]:
+        """The English and Chinese words that name the concept in a query: its names, its id
+        read as words where the id is one of them with the words that complete it
+        (``id_names``, worked out once: the index's compiled glossary and its needles both
+        ask), and the words of two senses it is one of, which name it in a query only (推理
+        names model inference; in a paper its compounds do: 推理时间, 推理延迟)."""
+        zh = [s for s in self.senses if has_cjk(s)]
+        return self.en + self.id_names + [s for s in self.senses if s not in zh], self.zh + zh
 
     @cached_property
     def id_names(self) -> list[str]:
@@ -140,8 +149,10 @@ class GlossaryFiles:
         }
         for path in (package, user):
             if path.is_file():
-                _merge(concepts, _read(path))
+                more, senses = _read(path)
+                _merge(concepts, more)
                 _check_broader(concepts, path)
+                _add_senses(concepts, senses, path)
         return Glossary(list(concepts.values()))
 
 
@@ -151,7 +162,9 @@ def user_glossary_path() -> Path:
     return Path(platformdirs.user_config_dir("papers", appauthor=False)) / "glossary.yaml"
 
 
-def _read(path: Path) -> list[Concept]:
+def _read(path: Path) -> tuple[list[Concept], dict[str, list[str]]]:
+    """The concepts of the glossary file *path*, and its words of two senses (each with
+    the concepts it names)."""
     from ..store.yamlio import load_yaml
 
     try:
@@ -162,6 +175,11 @@ def _read(path: Path) -> list[Concept]:
         raise TaxonomyError(str(exc)) from None
     if not isinstance(data, dict) or not isinstance(data.get("concepts"), dict):
         raise TaxonomyError(f"{path}: expected a mapping with a 'concepts' mapping")
+    senses = data.get("senses") or {}
+    if not isinstance(senses, dict) or not all(
+        isinstance(ids, list) and all(isinstance(i, str) for i in ids) for ids in senses.values()
+    ):
+        raise TaxonomyError(f"{path}: senses must give each word a list of concept ids")
     out = []
     for name, spec in data["concepts"].items():
         where = f"{path}: concept {name!r}"
@@ -181,7 +199,22 @@ def _read(path: Path) -> list[Concept]:
                 broader=lists["broader"],
             )
         )
-    return out
+    return out, {str(word): ids for word, ids in senses.items()}
+
+
+def _add_senses(concepts: dict[str, Concept], senses: dict[str, list[str]], path: Path) -> None:
+    """Each word of two senses names each concept listed for it in a query
+    (``Concept.senses``); every concept listed is known."""
+    for word, ids in senses.items():
+        for cid in ids:
+            concept = concepts.get(cid)
+            if concept is None:
+                raise TaxonomyError(
+                    f"{path}: senses of {word!r}: concept {cid!r} is not in the glossary or "
+                    "the taxonomy"
+                )
+            if word not in concept.en + concept.zh + concept.senses:
+                concept.senses.append(word)
 
 
 def _check_broader(concepts: dict[str, Concept], path: Path) -> None:
@@ -241,7 +274,7 @@ class Glossary:
 
     @cached_property
     def _name_matcher(self) -> Taxonomy:
-        named = [c.name_tag for c in self.concepts.values() if c.en or c.zh]
+        named = [c.name_tag for c in self.concepts.values() if c.en or c.zh or c.senses]
         return Taxonomy(named, "glossary names")
 
     @cached_property
@@ -303,9 +336,9 @@ class Glossary:
             # The names a query knows, the id's words among them: precomputed, not worked
             # out for every candidate of every query.
             "concepts": {
-                c.id: [c.en + c.id_names, c.zh, c.exclude]
+                c.id: [*c.names, c.exclude]
                 for c in self.concepts.values()
-                if c.en or c.zh
+                if c.en or c.zh or c.senses
             },
             "words": {
                 k: sorted([name, sorted(required)] for name, required in v)
@@ -318,7 +351,10 @@ class Glossary:
         from ..store.files import atomic_write
         from .compiled import COMPILED, encode
 
-        full = {c.id: [c.en, c.zh, c.exclude, c.signs, c.broader] for c in self.concepts.values()}
+        full = {
+            c.id: [c.en, c.zh, c.exclude, c.signs, c.broader, c.senses]
+            for c in self.concepts.values()
+        }
         atomic_write(folder / FULL, json.dumps(full, ensure_ascii=False).encode("utf-8"))
         atomic_write(folder / COMPILED, encode(self.compiled()))
 
@@ -329,70 +365,14 @@ class Glossary:
             data = json.loads((folder / FULL).read_text("utf-8"))
             return cls(
                 [
-                    Concept(cid, en, zh, exclude, "", signs=signs, broader=broader)
-                    for cid, (en, zh, exclude, signs, broader) in data.items()
+                    Concept(cid, en, zh, exclude, "", signs, broader, senses)
+                    for cid, (en, zh, exclude, signs, broader, senses) in data.items()
                 ]
             )
         except (OSError, ValueError, TypeError, AttributeError):
             return None
 
 
-class Coordination:
-    """Two terms that share their last word, written once with it, as both languages do:
-    "sample and time complexity" speaks of sample complexity, 样本和时间复杂度 of 样本复杂度.
-    The modifier before the conjunction and the head after the other modifier make a term
-    (English: a word and one or two; Chinese: 4 to 8 characters), found where the term
-    itself is not. The conjunctions are few, and a text is looked at only around them."""
-
-    _ZH = re.compile(r"[和与及或、]")
-    _EN_WORD = re.compile(r"[a-z][a-z0-9-]*")
-
-    def __init__(self, concepts) -> None:
-        self.zh: dict[str, list[str]] = {}  # a Chinese term -> the concepts it finds
-        self.en: dict[str, list[str]] = {}  # an English term of 2-3 words, lower case -> …
-        for concept in concepts:
-            tag = concept.tag
-            for term in tag.zh:
-                if 4 <= len(term) <= 8 and term.isalpha() and _is_cjk(term):
-                    self.zh.setdefault(term, []).append(concept.id)
-            for term in tag.en:
-                if 2 <= term.count(" ") + 1 <= 3 and term.replace(" ", "").isalpha():
-                    self.en.setdefault(term.lower(), []).append(concept.id)
-        self.modifiers = {t[:n] for t in self.zh for n in range(2, len(t) - 1)}
-        self.firsts = {t.split(" ", 1)[0] for t in self.en}
-
-    def find(self, text: str) -> dict[str, str]:
-        """The concepts a coordination in *text* speaks of -> its words (as written)."""
-        out: dict[str, str] = {}
-        for m in self._ZH.finditer(text):
-            i = m.start()
-            for n in (4, 3, 2):
-                if i >= n and text[i - n : i] in self.modifiers:
-                    self._zh_heads(text, i, text[i - n : i], out)
-        if " and " in text or " or " in text:
-            words = list(self._EN_WORD.finditer(text.lower()))
-            for k, w in enumerate(words[1:-2], start=1):
-                if w.group() in ("and", "or") and words[k - 1].group() in self.firsts:
-                    self._en_heads(text, words, k, out)
-        return out
-
-    def _zh_heads(self, text: str, i: int, modifier: str, out: dict[str, str]) -> None:
-        for start in range(i + 2, min(i + 6, len(text))):  # (the other modifier: 1-4 chars)
-            if not CJK_RE.match(text, start - 1) or text[start - 1] in "和与及或、":
-                return
-            for n in range(2, 7):
-                for cid in self.zh.get(modifier + text[start : start + n], ()):
-                    out.setdefault(cid, text[i - len(modifier) : start + n])
-
-    def _en_heads(self, text: str, words: list, k: int, out: dict[str, str]) -> None:
-        first = words[k - 1]
-        for head in (k + 2, k + 3):  # (the other modifier: one word or two)
-            for last in (head, head + 1):  # (the head: one word or two)
-                if last >= len(words) or words[last].start() - words[last - 1].end() > 1:
-                    break  # (words apart: not one phrase)
-                term = " ".join([first.group(), *(w.group() for w in words[head : last + 1])])
-                for cid in self.en.get(term) or self.en.get(term.removesuffix("s"), ()):
-                    out.setdefault(cid, text[first.start() : words[last].end()])
 
 
 def spelt(terms: list[str]) -> list[str]:
@@ -406,9 +386,3 @@ def _spaced(term: str) -> str:
     """*term* in lower case, a space for each hyphen and no final s: the forms a name
     matches anyway (a hyphen or a space, a plural)."""
     return re.sub(r"[\s-]+", " ", term.lower()).removesuffix("s")
-
-
-def _is_cjk(term: str) -> bool:
-    from ..text import has_cjk
-
-    return has_cjk(term)

@@ -9,6 +9,7 @@ name in the user's config folder replaces it. Each tag is lower-case kebab-case:
                                         # a final s/es and space/hyphen variants also match
       zh: [联邦学习]                    # substrings (Chinese has no spaces)
       exclude: [推理时]                 # a match inside one of these does not count
+                                        # (words as in aliases: ReaSoning only as written)
       passing: [FL baseline]            # nor inside one of these: the topic named in
                                         # passing (a baseline, a result claim); unlike an
                                         # exclusion, still the concept for search's bridge
@@ -51,6 +52,15 @@ def _word_pattern(word: str) -> str:
     if sum(c.isupper() for c in word) >= 2:
         return re.escape(word)
     return f"(?i:{re.escape(word)})"
+
+
+def _phrase_pattern(phrase: str) -> re.Pattern:
+    """A literal *phrase* whose words written with 2+ capitals match as written (see
+    ``_word_pattern``); everything else in any case."""
+    pieces = enumerate(re.split(r"([A-Za-z0-9]+)", phrase))
+    return re.compile(
+        "".join(_word_pattern(p) if i % 2 else f"(?i:{re.escape(p)})" for i, p in pieces)
+    )
 
 
 @dataclass
@@ -128,11 +138,9 @@ class Tag:
     @cached_property
     def _exclusions(self) -> list[tuple[str, re.Pattern]]:
         """Each phrase of ``exclude`` and ``passing`` lower-cased, with its pattern
-        (compiled once)."""
-        return [
-            (p.lower(), re.compile(re.escape(p), re.IGNORECASE))
-            for p in self.exclude + self.passing
-        ]
+        (compiled once): its words match as an alias's do, so an acronym's letters spelt
+        out (STARS: "… for Diverse ReaSoning") are excluded without "reasoning"."""
+        return [(p.lower(), _phrase_pattern(p)) for p in self.exclude + self.passing]
 
     def matches(self, text: str, *prepared, **named) -> str | None:
         """``first_match``, as written in *text* (None: none)."""
