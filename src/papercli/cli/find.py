@@ -22,7 +22,9 @@ from .app import (
     command,
 )
 
-LimitOpt = Annotated[int | None, typer.Option("--limit", "-n", min=1, help="Show the best N.")]
+LimitOpt = Annotated[
+    int | None, typer.Option("--limit", "-n", min=1, metavar="N", help="Show the best N.")
+]
 
 
 def print_listing(
