@@ -441,6 +441,29 @@ def test_help_paragraphs_are_wrapped_whole_and_examples_keep_their_indentation()
                 )
 
 
+SEARCH_EXAMPLES = [
+    "papers search muon",
+    'papers search "federated learning" year:2026',
+    "papers search 联邦学习 --exact",
+    "papers search GSM --no-passing",
+    "papers search muon --ids | papers export --format bibtex -",
+]
+
+
+def test_search_help_fits_one_screen_and_ends_its_text_with_five_examples():
+    """`papers search --help`, as a process prints it at 100 columns, is at most 30 lines:
+    the query language as a table and five examples; the whole account is docs/search.md."""
+    env = {k: v for k, v in os.environ.items() if k != "TYPER_USE_RICH"} | {"COLUMNS": "100"}
+    result = subprocess.run(
+        [str(PAPERS), "search", "--help"], capture_output=True, text=True, env=env
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    lines = result.stdout.splitlines()
+    assert len(lines) <= 30, result.stdout
+    start = lines.index("  Examples:") + 1
+    assert lines[start : start + 6] == [f"    {example}" for example in SEARCH_EXAMPLES] + [""]
+
+
 @pytest.mark.parametrize(
     ("args", "help_says"),
     [

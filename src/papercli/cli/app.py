@@ -84,15 +84,14 @@ def _shared_options() -> list[TyperOption]:
             expose_value=False,
             callback=_flag("library", str),
             metavar="DIR",
-            help="Library folder (default: $PAPERS_LIBRARY, the library setting, "
-            "else the user data folder).",
+            help="Library folder (default: see papers config).",
         ),
         TyperOption(
             param_decls=["--no-color"],
             is_flag=True,
             expose_value=False,
             callback=_flag("color", lambda _v: "never"),
-            help="No colour, even on a terminal (also NO_COLOR).",
+            help="No colour, even on a terminal (or NO_COLOR).",
         ),
     ]
 
@@ -300,16 +299,14 @@ def options(
 # Options shared by several commands ----------------------------------------------------------
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print a JSON array of the papers.")]
-IdsOpt = Annotated[
-    bool, typer.Option("--ids", help="Print only the ids, one a line (for papers export -).")
-]
+IdsOpt = Annotated[bool, typer.Option("--ids", help="Print only the ids (for papers export -).")]
 VenueOpt = Annotated[str | None, typer.Option("--venue", help="Only papers of this venue.")]
 YearOpt = Annotated[
     str | None,
     typer.Option(
         "--year",
         metavar="YEAR",
-        help="Only papers of this year, or of these: 2026, 2025..2026, 2025.., >=2025.",
+        help="Only these years: 2026, 2025..2026, >=2025.",
         show_default=False,
     ),
 ]
@@ -333,7 +330,7 @@ TagOpt = Annotated[
     typer.Option(
         "--tag",
         "-t",
-        help="Only papers with this tag (repeat: all must match).",
+        help="Only papers with all these tags (repeat it).",
         autocompletion=_tags_for_completion,
     ),
 ]

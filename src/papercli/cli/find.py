@@ -21,7 +21,9 @@ from .app import (
     command,
 )
 
-LimitOpt = Annotated[int | None, typer.Option("--limit", "-n", min=1, help="Show the best N.")]
+LimitOpt = Annotated[
+    int | None, typer.Option("--limit", "-n", min=1, metavar="N", help="Show the best N.")
+]
 
 
 def print_listing(
@@ -52,8 +54,7 @@ PassingOpt = Annotated[
     bool | None,
     typer.Option(
         "--passing/--no-passing",
-        help="List the papers that name the concept only in passing, last and marked "
-        "(default: the passing setting, on).",
+        help="List passing mentions, last and marked (default; setting: passing).",
         show_default=False,
     ),
 ]
@@ -62,9 +63,7 @@ PassingOpt = Annotated[
 @command(short_help="Search papers, best first, showing why each matched.", cls=QueryCommand)
 def search(
     ctx: typer.Context,
-    query: Annotated[
-        list[str], typer.Argument(help="What to look for (see above).", show_default=False)
-    ],
+    query: Annotated[list[str], typer.Argument(hidden=True, show_default=False)],
     limit: LimitOpt = None,
     tag: TagOpt = None,
     venue: VenueOpt = None,
@@ -75,68 +74,27 @@ def search(
         bool,
         typer.Option(
             "--exact",
-            help="Only the words as written (and their forms): no bridge "
-            "through the glossary to other words and the other language.",
+            help="Only the words, in their forms: no concepts.",
         ),
     ] = False,
     passing: PassingOpt = None,
 ) -> None:
-    """Search titles, short names, authors, tags, abstracts and Chinese summaries, best
-    first.
-    Each result shows why it matched: a passage with the matched words marked.
+    """Search titles, names, authors, keywords, tags, abstracts, Chinese summaries.
 
     \b
     Query language:
-      muon adam               both words (AND is the default)
-      muon OR adam            either; NOT excludes; ( ) groups
-      "vehicle routing"       a phrase; Chinese too: "联邦学习框架"
-      optim*  federatd~       a prefix; a word one typo away
-      title:muon  name:QZO    a field: title name author keyword tag venue
-      tag:联邦学习            year category abstract summary; a tag by any alias
-      year:2025..2026         a year or a range (year:>=2025)
-
-      muon -adam  muon +adam  -word excludes, +word requires (as in web search)
-
-    One concept, both languages: words that name a concept of the glossary (联邦学习,
-    federated learning, FL, fl) also find papers that speak of it only in other words or
-    the other language; those rank below literal matches, and -大模型 excludes what
-    大模型 finds (the papers that say LLM too). Names and common words
-    written together, as Chinese is (大模型微调, 大模型训练), are asked for each, and so
-    are the words around the particles and question words run into them
-    (大模型的强化学习, 如何微调大模型); a name with a head noun or one character run on
-    is the name (车辆路径问题, 梯度下降法, 超参数), and so is a concept's whole term
-    (nonconvex optimization, Hessian matrix); a common word of ML texts is asked for in
-    both languages, in any of its forms (梯度, gradient; 联邦学习框架: framework;
-    accelerating training: 加速训练). --exact turns this off. A paper that names the
-    concept only in passing (an item of a list, a baseline, what is trained, a result) and
-    whose other concepts have little to do with it is held back: a line says how many,
-    and --passing lists them too (marked "only in passing").
-
-    Pasted text works: a title pasted as it is finds its paper first, also as a .bib
-    file writes it ($\\mu$P is μP) and whatever query words it holds (Attention Is
-    NOT All You Need, year: A Benchmark), and so does an untitled paper's label as shown,
-    (untitled) and all. A reference copied from a bibliography, authors and venue and
-    all, finds the papers whose titles it holds. Common words (of, with, the…) are left out, and so
-    are a question's and a comparison's (what, how, vs: Adam vs SGD; 如何, 的) and
-    what the library holds (muon papers, 关于Muon的论文); 或 is OR; LLM's is LLM;
-    a plus between two words is a space (联邦学习+大模型); two words typed apart also
-    find the word written solid (sign SGD finds SignSGD); a year, a venue or a category
-    as a word is that field too (muon ICLR 2026, 优化/理论);
-    ? ! & , % signs (√, +) and a colon after a word that is not a field (RRNCO:
-    Towards…) are punctuation, and ，、；。 part words as a space does. A pasted
-    paper id lists that paper first, and so does a pasted link, DOI or arXiv id of
-    a paper (1412.6980, doi:10.…).
-    Chinese is matched as written, also inside longer text or glued to English
-    (联邦学习, GRPO风格); English words match their other forms (optimizer, optimizers;
-    multi-modal, multimodal).
-    author: matches the authors of papers imported from BibTeX or filled in by
-    papers enrich (author:turing).
+      muon adam            both words; also OR, NOT, ( ): muon OR (adam NOT sgd)
+      muon -adam +sgd      -word excludes, +word requires
+      "vehicle routing"    a phrase; optim* a prefix; federatd~ one typo away
+      title:muon           a field: title name author keyword tag venue year
+                           category abstract summary; year:2025..2026, >=2025
 
     \b
     Examples:
       papers search muon
       papers search "federated learning" year:2026
-      papers search 量化 --json
+      papers search 联邦学习 --exact
+      papers search GSM --no-passing
       papers search muon --ids | papers export --format bibtex -
     """
     from .. import render
