@@ -75,10 +75,13 @@ def test_nothing_found_exits_1_with_a_message(run):
     result = run("search", "zzzzqqq")
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == "papers: no paper matches 'zzzzqqq'\n"
-    result = run("search", "federatd", "--tag", "federated-learning")
-    assert result.stderr == (
-        "papers: no paper matches 'federatd'. Did you mean: federated? "
-        "(filters: tag federated-learning)\n"
+    result = run("search", "federatd", "--tag", "federated-learning", "--ids")
+    assert result.exit_code == 0 and result.stdout  # (clearly federated: run)
+    assert result.stderr == "papers: no paper matches 'federatd'; showing results for 'federated'\n"
+    result = run("search", "loqer")  # (lower or loser: asked)
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "papers: no paper matches 'loqer'. Did you mean: lower?\n",
     )
     result = run("search", "zzzzqqq", "--json")
     assert (result.exit_code, result.stdout) == (1, "[]\n")

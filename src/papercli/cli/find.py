@@ -54,7 +54,7 @@ PassingOpt = Annotated[
     bool | None,
     typer.Option(
         "--passing/--no-passing",
-        help="List passing mentions, last and marked (default; setting: passing).",
+        help="List passing mentions, last and marked (default).",
         show_default=False,
     ),
 ]
@@ -100,6 +100,7 @@ def search(
     from .. import render
     from ..search import query as q
     from ..search.pasted import pasted_id
+    from ..search.plain import plain_matches
     from ..search.querylang import SHOWN, quoted
 
     session: Session = ctx.obj
@@ -115,9 +116,25 @@ def search(
         session.env.say(f"{rid} is a paper's id: papers show {rid} shows the paper itself")
     listed = print_listing(session, hits, shown, scores=True, json=json, ids=ids)
     if not listed:
+        # "No paper" only once a literal scan agrees; then a clearly best correction is run.
+        plain = list(plain_matches(index, text, q.filter_query(filters)))
+        if plain:
+            n = "1 paper holds" if len(plain) == 1 else f"{len(plain)} papers hold"
+            session.env.say(f"no paper has {quoted(text)} as words; {n} it as plain text")
+            print_listing(session, iter(plain), shown, scores=False, json=json, ids=ids)
+            return
+        better, clear = q.suggestion(index, text, filters) or (None, False)
+        if better and clear:
+            session.env.say(
+                f"no paper matches {quoted(text)}; showing results for {quoted(better)}"
+            )
+            hits = q.search_stream(
+                index, better, cap, filters, width, session.resolve_tag, exact, passing
+            )
+            print_listing(session, hits, shown, scores=True, json=json, ids=ids)
+            return
         absent = q.absent_concepts(index, text)
         why = f": no paper here speaks of {' or '.join(absent)}" if absent else ""
-        better = q.suggest(index, text, filters)
         hint = f". Did you mean: {better.rstrip('?')}?" if better and len(better) <= SHOWN else ""
         partial = None if hint or absent else q.without_one(index, text, filters)
         if partial and len(partial[1]) <= SHOWN:

@@ -34,8 +34,7 @@ def config_(
       taxonomy       a taxonomy file replacing the bundled one ($PAPERS_TAXONOMY)
       limit          at most this many results from search, list ($PAPERS_LIMIT)
       color          auto, always or never ($PAPERS_COLOR, NO_COLOR, --no-color)
-      passing        true: search lists papers naming a concept only in passing, last
-                     ($PAPERS_PASSING, --passing/--no-passing)
+      passing        search lists passing mentions, last ($PAPERS_PASSING)
 
     \b
     Examples:

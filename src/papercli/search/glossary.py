@@ -373,8 +373,6 @@ class Glossary:
             return None
 
 
-
-
 def spelt(terms: list[str]) -> list[str]:
     """*terms* in the one spelling (``text.variants.normalize``), each once."""
     from ..text.variants import normalize

@@ -58,7 +58,7 @@ def resolve_tags(tags: Iterable[str], taxonomy: Taxonomy | None) -> tuple[str, .
     return tuple(out)
 
 
-def _filter_query(filters: Filters):
+def filter_query(filters: Filters):
     from whoosh import query
 
     parts = []
@@ -178,7 +178,7 @@ def search_stream(
     from whoosh import query
 
     bridges: dict[str, str] = {}  # concept -> the query's words that named it
-    extra = _filter_query(filters or Filters())
+    extra = filter_query(filters or Filters())
 
     def filtered(node):
         return node if extra is None else query.And([node, extra])
@@ -346,9 +346,17 @@ def absent_concepts(index: PaperIndex, text: str) -> list[str]:
 
 
 def suggest(index: PaperIndex, text: str, filters: Filters | None = None) -> str | None:
+    """``suggestion``'s corrected query alone."""
+    found = suggestion(index, text, filters)
+    return found and found[0]
+
+
+def suggestion(
+    index: PaperIndex, text: str, filters: Filters | None = None
+) -> tuple[str, bool] | None:
     """*text* with each word that neither the index nor the glossary knows replaced by the
     closest word the library or the glossary knows, if that finds a paper (within
-    *filters*).
+    *filters*); and whether each correction is clearly the one (``Vocabulary.correction``).
 
     ``federatd`` → ``federated``. Only plain words are corrected (not fields, phrases or
     Chinese). A word of the glossary's names is no typo where no paper has it: ``MoE`` is
@@ -363,7 +371,7 @@ def suggest(index: PaperIndex, text: str, filters: Filters | None = None) -> str
     words = re.findall(r'"[^"]*"|\S+', text)
     glossary = index.query_glossary()
     names = glossary.words() if glossary is not None else set()
-    changed = False
+    changed, clear = False, True
     vocabulary = None
     with index.searcher() as searcher:
         reader = searcher.reader()
@@ -387,7 +395,8 @@ def suggest(index: PaperIndex, text: str, filters: Filters | None = None) -> str
                 vocabulary = Vocabulary(
                     {**dict.fromkeys(names, 0), **Vocabulary.load(index.dir).counts}
                 )
-            option = vocabulary.correct(word.lower())
+            option, sure = vocabulary.correction(word.lower())
+            clear = clear and sure
             if option:
                 words[i] = typed.replace(word, option, 1)
                 changed = True
@@ -395,7 +404,8 @@ def suggest(index: PaperIndex, text: str, filters: Filters | None = None) -> str
         return None
     better = " ".join(words)
     try:
-        return better if next(iter(search_stream(index, better, 1, filters)), None) else None
+        found = next(iter(search_stream(index, better, 1, filters)), None)
+        return (better, clear) if found else None
     except UsageError:
         return None
 
@@ -428,7 +438,7 @@ def without_one(
     words = _names_whole(index, " ".join(w for w in text.split() if w not in signed), words)
     if not 2 <= len(words) <= 8:  # (a pasted passage would take a search a word)
         return None
-    extra = _filter_query(filters or Filters())
+    extra = filter_query(filters or Filters())
 
     def found(words_left: list[str]):  # (the papers they match, lazily; None if unparsable)
         try:
@@ -520,7 +530,7 @@ def list_papers(
     one at a time as they are consumed (see ``PaperIndex.stream``)."""
     from whoosh import query
 
-    q = _filter_query(filters) or query.Every()
+    q = filter_query(filters) or query.Every()
     if stream:
         return index.stream(q, limit, sort=True)
     return index.run(q, limit=limit, sort=True)
@@ -628,7 +638,7 @@ def select(
 
     chosen = {get_paper(index, rid).id for rid in ids}
     if text:  # (what search lists: the paper the text names, the query's, or a reference's)
-        extra = _filter_query(filters)
+        extra = filter_query(filters)
 
         def found(node) -> list[str]:
             return index.ids(node if extra is None else query.And([node, extra]))
@@ -645,9 +655,13 @@ def select(
         matched += found(named) if named is not None else []
         if not matched and (cited := cited_titles(index, text)) is not None:
             matched = found(cited)
+        if not matched:  # (as search lists them: the papers holding it as plain text)
+            from .plain import plain_matches
+
+            matched = [hit.id for hit in plain_matches(index, text, extra)]
         if not matched and error is not None:
             raise error
         chosen.update(matched)
     elif filters.tags or filters.venue or filters.year or not chosen:
-        chosen.update(index.ids(_filter_query(filters) or query.Every()))
+        chosen.update(index.ids(filter_query(filters) or query.Every()))
     return sorted(chosen)

@@ -22,6 +22,9 @@ from pathlib import Path
 from ..store.record import Record
 
 FILE = "words.json"
+# How much more frequent the likeliest correction must be than the next to be run in the
+# query's place (a choice, not tuned on any set: twice is a clear majority of the two).
+CLEAR = 2
 # Words of two or more letters; identifiers with digits (GSM8K, Qwen2.5) are not words.
 _WORD_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z'-]*[A-Za-z](?![A-Za-z0-9])")
 
@@ -73,23 +76,27 @@ class Vocabulary:
         return best[1] if best else None
 
     def correct(self, word: str) -> str | None:
-        """The known word *word* is likeliest a typo of, or None: the most frequent word
-        one edit away (federatd: federated); else two letters swapped (sapmle: sample,
-        moun: muon, which the edit distance counts as two); else, for a word of eight
-        letters or more, two edits (learnign). Six letters two edits apart are as often
-        two words: "survey" is no typo of "server"."""
-        found = self.suggest(word, 1)
-        if found is None:
-            swapped = (
-                word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)
-            )
-            found = max(
-                ((self.counts[w], w) for w in swapped if w != word and w in self.counts),
-                default=(0, None),
-            )[1]
-        if found is None and len(word) >= 8:
-            found = self.suggest(word, 2)
-        return found
+        """The known word *word* is likeliest a typo of, or None (see ``correction``)."""
+        return self.correction(word)[0]
+
+    def correction(self, word: str) -> tuple[str | None, bool]:
+        """The known word *word* is likeliest a typo of, or None, and whether it is clearly
+        the one: the most frequent word one edit away (federatd: federated); else two
+        letters swapped (sapmle: sample, moun: muon, which the edit distance counts as
+        two); else, for a word of eight letters or more, two edits (learnign). Six letters
+        two edits apart are as often two words: "survey" is no typo of "server". Clearly:
+        its forms (one stem: algorithm, algorithms) ``CLEAR`` times as frequent as the next
+        word's, or none so near."""
+        swapped = {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)}
+        for options in (
+            lambda: self.near(word, 1),
+            lambda: [w for w in swapped if w in self.counts],
+            lambda: self.near(word, 2) if len(word) >= 8 else [],
+        ):
+            ranked = sorted(((self.counts[w], w) for w in options() if w != word), reverse=True)
+            if ranked:
+                return ranked[0][1], _clear(ranked)
+        return None, False
 
     def near(self, word: str, maxdist: int) -> list[str]:
         """Every known word within *maxdist* edits of *word*, itself included.
@@ -107,3 +114,16 @@ class Vocabulary:
 
         dfa = levenshtein_automaton(word, maxdist, 0).to_dfa()
         return list(find_all_matches(dfa, at_or_after))
+
+
+def _clear(ranked: list[tuple[int, str]]) -> bool:
+    """Whether the first word of *ranked* (count, word), with the other forms of its stem,
+    is ``CLEAR`` times as frequent as any other stem's words."""
+    from .analysis import stem_latin
+
+    stems: dict[str, int] = {}
+    for count, word in ranked:
+        key = stem_latin(word)
+        stems[key] = stems.get(key, 0) + count
+    first = stems.pop(stem_latin(ranked[0][1]))
+    return not stems or first >= CLEAR * max(stems.values())
