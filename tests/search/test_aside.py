@@ -1,4 +1,4 @@
-"""Concepts named only in passing (search/aside.py): the roles a mention plays, the concepts
+"""Concepts named only in passing (search/concepts/passing.py): the roles a mention plays, the concepts
 each bundled paper names so, and where a query lists those papers."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from whoosh import query
 
-from papercli.search import aside
+from papercli.search.concepts import passing as aside
 from papercli.search.index import PaperIndex
 from papercli.search.query import search
 from testing import invoke

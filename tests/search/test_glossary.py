@@ -1,5 +1,5 @@
 """One concept, both languages, every script and spelling: the glossary's bridge and the
-one spelling given to text and queries alike (search/glossary.py, text/variants.py)."""
+one spelling given to text and queries alike (search/concepts/glossary.py, text/variants.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import shutil
 import pytest
 import yaml
 
-from papercli.search.glossary import PACKAGE_FILE
+from papercli.search.concepts.glossary import PACKAGE_FILE
 from papercli.search.index import PaperIndex
 from papercli.search.query import search
 from papercli.search.snippets import MARK_END, MARK_START
@@ -301,7 +301,7 @@ def test_every_concepts_id_that_holds_a_name_reads_as_the_concept(index):
     """Each id of the glossary holding one of its concept's English names (the words of
     hessian-matrix hold "Hessian"), read as words, names that concept whole: no word of
     it is left to be asked for apart. Abbreviations aside (roc-auc, iid-data)."""
-    from papercli.search.glossary import GlossaryFiles
+    from papercli.search.concepts.glossary import GlossaryFiles
     from papercli.search.query import named_concepts
 
     glossary = GlossaryFiles().load()
@@ -569,7 +569,8 @@ def test_text_is_given_one_spelling():
 def test_a_term_is_matched_in_the_one_spelling_of_the_text():
     """A user's glossary may write a term with Greek letters, a subscript or in Traditional
     script: it is matched as the text is, in the one spelling."""
-    from papercli.search.glossary import Concept, Glossary
+    from papercli.search.concepts.concept import Concept
+    from papercli.search.concepts.glossary import Glossary
 
     glossary = Glossary([Concept("beta-vae", ["β-VAE", "ℓ_1 prior"], ["變分自編碼器"], [], "mine")])
     for text in ("a β-VAE", "a beta-VAE", "an l1 prior", "变分自编码器"):
@@ -671,7 +672,7 @@ def test_a_glossary_in_error_is_one_line_naming_the_file_and_changes_nothing(tmp
 def test_indexing_reads_the_glossary_saved_with_the_index_not_its_yaml(seeded_library, monkeypatch):
     """Reading the glossary's YAML costs ~130 ms; every command that syncs would pay it."""
     PaperIndex(seeded_library).open()
-    from papercli.search import glossary
+    from papercli.search.concepts import glossary
 
     def no_yaml(self):
         raise AssertionError("the glossary's YAML was read")
@@ -911,7 +912,8 @@ def test_two_terms_written_once_with_their_shared_head_are_both_found(text, foun
     """ "Sample and time complexity" is sample complexity and time complexity, as
     样本和时间复杂度 is 样本复杂度 and 时间复杂度: the modifier before the conjunction and the
     head after the other make a term."""
-    from papercli.search.glossary import Coordination, GlossaryFiles
+    from papercli.search.concepts.coordination import Coordination
+    from papercli.search.concepts.glossary import GlossaryFiles
 
     coordination = Coordination(
         GlossaryFiles(user=TEST_DATA / "none.yaml").load().concepts.values()
@@ -974,7 +976,7 @@ def test_no_name_is_shared_by_two_concepts_but_a_word_with_two_senses():
     other name is shared (global minimum named local minima too)."""
     from collections import defaultdict
 
-    from papercli.search.glossary import GlossaryFiles
+    from papercli.search.concepts.glossary import GlossaryFiles
     from papercli.text import fold_key
 
     glossary = GlossaryFiles(user=TEST_DATA / "none.yaml").load()
@@ -990,7 +992,7 @@ def test_no_name_is_shared_by_two_concepts_but_a_word_with_two_senses():
 
 def test_a_word_with_two_senses_names_only_known_concepts(tmp_path):
     from papercli.errors import TaxonomyError
-    from papercli.search.glossary import GlossaryFiles
+    from papercli.search.concepts.glossary import GlossaryFiles
 
     mine = tmp_path / "glossary.yaml"
     mine.write_text("version: 1\nsenses:\n  核: [kernel-method, core]\nconcepts: {}\n", "utf-8")
@@ -1003,7 +1005,7 @@ def test_a_paper_speaks_of_a_sense_of_tuili_only_in_its_own_words():
     """In a paper, 推理 is reasoning outside the compounds that mean inference, and model
     inference only in those (bare 推理 names it in a query only); statistical inference
     (变分推理) and membership inference (成员推理) are neither."""
-    from papercli.search.glossary import GlossaryFiles
+    from papercli.search.concepts.glossary import GlossaryFiles
 
     expected = {
         "推理速度比元启发式快最高45倍": {"model-inference"},
@@ -1078,7 +1080,7 @@ def test_quantify_is_not_quantization(index):
 )
 def test_a_broader_concept_must_exist_and_not_loop(tmp_path, monkeypatch, yaml_text, message):
     from papercli.errors import TaxonomyError
-    from papercli.search.glossary import GlossaryFiles
+    from papercli.search.concepts.glossary import GlossaryFiles
 
     mine = tmp_path / "glossary.yaml"
     mine.write_text("version: 1\nconcepts:\n" + yaml_text, encoding="utf-8")

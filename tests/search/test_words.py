@@ -1,4 +1,4 @@
-"""The common words of ML texts in both languages (search/words.py): what a query asks for
+"""The common words of ML texts in both languages (search/concepts/common_words.py): what a query asks for
 beside the words typed, and what names the glossary lacks are made of."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from papercli.search import words
+from papercli.search.concepts import common_words as words
+from papercli.search.concepts.renderings import renderings
 from papercli.search.index import PaperIndex
 from papercli.search.query import search
 from papercli.search.snippets import plain
@@ -36,7 +37,7 @@ def test_each_word_is_a_word_of_its_own_and_no_name_of_the_glossary(index):
         assert not whole, (chinese, whole)
         assert english and all(re.fullmatch(r"[A-Za-z]+", word) for word in english), chinese
         for word in english:  # (and each rendering is read back as its word)
-            assert chinese in words.renderings(word), (chinese, word)
+            assert chinese in renderings(word), (chinese, word)
 
 
 @pytest.mark.parametrize(
@@ -57,7 +58,7 @@ def test_each_word_is_a_word_of_its_own_and_no_name_of_the_glossary(index):
     ],
 )
 def test_a_word_is_rendered_in_any_of_its_forms(typed, rendered):
-    assert words.renderings(typed) == rendered
+    assert renderings(typed) == rendered
 
 
 def test_spans_are_the_common_words_inside_a_chinese_run():

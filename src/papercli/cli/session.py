@@ -89,7 +89,7 @@ class Session:
 
     def index(self):
         """The library's index, up to date; skipped records are warned about."""
-        from ..search.glossary import GlossaryFiles
+        from ..search.concepts.glossary import GlossaryFiles
         from ..search.index import PaperIndex
 
         glossary = GlossaryFiles(taxonomy=self.settings["taxonomy"].value)

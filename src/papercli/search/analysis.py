@@ -96,11 +96,11 @@ OWN_STEMS = {
 
 @cache
 def _american_as_written() -> frozenset[str]:
-    """The English renderings of the common words (``words.WORDS``), spelt the American way
-    as written (a test checks each): a Chinese query's renderings (训练加速: training,
-    acceleration, speedup) need not load breame's 1,730 British spellings, which a Chinese
-    ``--exact`` query never loads (2.6-3.0 ms, ``-X importtime``)."""
-    from .words import WORDS
+    """The English renderings of the common words (``concepts.common_words.WORDS``), spelt
+    the American way as written (a test checks each): a Chinese query's renderings (训练加速:
+    training, acceleration, speedup) need not load breame's 1,730 British spellings, which
+    a Chinese ``--exact`` query never loads (2.6-3.0 ms, ``-X importtime``)."""
+    from .concepts.common_words import WORDS
 
     return frozenset(word.lower() for english in WORDS.values() for word in english)
 

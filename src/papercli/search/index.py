@@ -18,8 +18,8 @@ from ..progress import Progress, quiet
 from ..store.library import Library
 from ..store.record import Record
 from . import state
-from .compiled import COMPILED, OLD_COMPILED, QueryGlossary
-from .glossary import FULL, Glossary, GlossaryFiles
+from .concepts.glossary import FULL, Glossary, GlossaryFiles
+from .concepts.query_glossary import COMPILED, OLD_COMPILED, QueryGlossary
 from .hits import Hit, hit_from
 from .order import ranked_hits
 from .schema import SCHEMA_VERSION, ids_by_docnum, make_schema

@@ -172,7 +172,7 @@ def search_stream(
     """Best matches first, each with its score and a snippet showing why it matched, one
     at a time as they are consumed (see ``PaperIndex.stream``). *exact*: no bridge through
     the glossary (only the words as written, and their forms). The papers that name the
-    query's concepts only in passing (``aside``) are listed after the others, marked
+    query's concepts only in passing (``concepts.passing``) are listed after the others, marked
     (``IN_PASSING``); without *passing*, left out. The query is parsed, and a malformed one
     rejected, before the first hit is asked for."""
     from whoosh import query
@@ -223,7 +223,7 @@ def passing_docs(searcher, bridges: dict) -> set[int]:
 
 def in_passing(bridges: dict):
     """The query matching the papers that name every concept of *bridges* they speak of
-    only in passing (``aside``, decided when each paper is indexed); None when the query
+    only in passing (``concepts.passing``, decided when each paper is indexed); None when the query
     names no concept."""
     from whoosh import query
 

@@ -67,7 +67,9 @@ def make_schema():
         keyword=text(2.0),
         tag=fields.KEYWORD(commas=True, lowercase=True, scorable=True, field_boost=2.0),
         concept=fields.KEYWORD(commas=True, scorable=True, field_boost=CONCEPT_BOOST),
-        aside=fields.KEYWORD(commas=True),  # the concepts named only in passing (aside.py)
+        aside=fields.KEYWORD(
+            commas=True
+        ),  # the concepts named only in passing (concepts/passing.py)
         abstract=text(1.0),
         summary=text(1.0),
         parts=fields.TEXT(analyzer=parts_analyzer(), phrase=False, field_boost=PARTS_BOOST),
