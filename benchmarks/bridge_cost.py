@@ -47,7 +47,7 @@ from papercli.engine import lean
 lean.load()  # (as a command does when it starts)
 from papercli.store.library import Library
 from papercli.search import query as query_module
-from papercli.search.index import PaperIndex
+from papercli.search.index.paper_index import PaperIndex
 index = PaperIndex(Library(sys.argv[1])).open()
 query, exact = sys.argv[2], sys.argv[3] == "exact"
 parse, spent = query_module.parse_query, []

@@ -55,7 +55,7 @@ from papercli.search.concepts.passing import (
     result,
     workload,
 )
-from papercli.search.index import PaperIndex
+from papercli.search.index.paper_index import PaperIndex
 from papercli.search.query import Filters, list_papers, named_concepts, search
 from papercli.store.library import Library
 from papercli.text.latex import latex_to_text

@@ -30,9 +30,9 @@ REPO = Path(__file__).resolve().parent.parent
 # (label, file suffix, function name) of the steps inside the command
 STEPS = [
     ("settings and library location", "papercli/cli/app.py", "library"),
-    ("open the index (its imports included)", "papercli/search/index.py", "open"),
+    ("open the index (its imports included)", "papercli/search/index/paper_index.py", "open"),
     ("parse the query", "papercli/search/query.py", "parse_query"),
-    ("run the query, check the hits' files", "papercli/search/index.py", "run"),
+    ("run the query, check the hits' files", "papercli/search/index/paper_index.py", "run"),
     ("snippets", "papercli/search/snippets.py", "snippet"),
     ("print the hits", "papercli/render/__init__.py", "print_hits"),
 ]

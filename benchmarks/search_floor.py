@@ -16,7 +16,7 @@ from pathlib import Path
 from papercli.engine import lean
 from papercli.render import Environment, print_hits, snippet_width
 from papercli.search import query
-from papercli.search.index import PaperIndex
+from papercli.search.index.paper_index import PaperIndex
 from papercli.store.library import Library
 
 

@@ -63,7 +63,7 @@ from pathlib import Path
 before = state()
 from papercli.ingest import ingest
 from papercli.search import query
-from papercli.search.index import PaperIndex
+from papercli.search.index.paper_index import PaperIndex
 from papercli.store.library import Library
 from papercli.export import render
 library = Library(Path({str(tmp_path / "lib")!r}))
@@ -87,7 +87,7 @@ def test_library_code_imports_whoosh_as_it_is():
     code plants nothing in sys.modules, even for a moment."""
     out = run(r"""
 import functools, json
-import papercli.search.analysis, papercli.search.index, papercli.search.query
+import papercli.search.analysis, papercli.search.index.paper_index, papercli.search.query
 import whoosh.reading
 print(json.dumps({"stand-in": whoosh.reading.cached_property is functools.cached_property}))
 """)

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from papercli.search.concepts.glossary import PACKAGE_FILE
-from papercli.search.index import PaperIndex
+from papercli.search.index.paper_index import PaperIndex
 from papercli.search.query import search
 from papercli.search.snippets import MARK_END, MARK_START
 from papercli.store.library import Library

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from papercli.search.index import PaperIndex
+from papercli.search.index.paper_index import PaperIndex
 from papercli.search.query import Filters, list_papers, search
 from papercli.store.library import Library
 from testing import generate_documents
@@ -211,7 +211,7 @@ def test_the_parallel_writer_builds_the_same_index(tmp_path, monkeypatch):
     same answers, same vocabulary as the one-process writer."""
     import json
 
-    import papercli.search.writer as writer_module
+    import papercli.search.index.writer as writer_module
     from papercli.ingest import ingest
     from papercli.search import query
     from papercli.store.library import Library
@@ -306,7 +306,7 @@ def test_a_search_prints_the_same_lines_after_any_build(tmp_path, monkeypatch):
     """Equal scores are listed by id: the same lines after an ingest (papers indexed in
     the documents' order), a rebuild (in id order) and a build in two processes (in the
     order the processes took their batches)."""
-    import papercli.search.writer as writer_module
+    import papercli.search.index.writer as writer_module
     from testing import SEEDS, invoke
 
     library = str(tmp_path / "library")

@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-import papercli.search.writer as writer_module
+import papercli.search.index.writer as writer_module
 from papercli.ingest import ingest
-from papercli.search.index import PaperIndex
+from papercli.search.index.paper_index import PaperIndex
 from testing import ROOT
 
 
@@ -203,9 +203,9 @@ def test_an_unlimited_listing_gives_its_best_hits_before_ranking_every_match(
     """The first line of ``search WORD | head -1`` must not wait for Whoosh to score and
     rank every match, when there are many: the best ``FIRST`` come from a top-N search,
     the rest after it, each match once."""
-    from papercli.search import order as index_module
-    from papercli.search.order import FIRST
-    from papercli.search.order import ranked_hits as _ranked
+    from papercli.search.index import order as index_module
+    from papercli.search.index.order import FIRST
+    from papercli.search.index.order import ranked_hits as _ranked
     from papercli.search.query import parse_query
 
     monkeypatch.setattr(index_module, "MANY", 10)  # (the 63 papers' "many")
@@ -226,8 +226,8 @@ def test_an_unlimited_listing_gives_its_best_hits_before_ranking_every_match(
 def test_a_listing_of_few_matches_ranks_them_once(seeded_library):
     """Below ``MANY`` matches the top-N search skips next to nothing, and would only be
     done again by the full ranking: an unlimited listing is one search."""
-    from papercli.search.order import MANY
-    from papercli.search.order import ranked_hits as _ranked
+    from papercli.search.index.order import MANY
+    from papercli.search.index.order import ranked_hits as _ranked
     from papercli.search.query import parse_query
 
     index = PaperIndex(seeded_library).open()
@@ -246,8 +246,8 @@ def test_a_library_smaller_than_many_is_ranked_without_looking_up_an_estimate(
     """An estimate looks up each term's count (a word over seven fields: seven lookups),
     and is at most the library's size: with fewer papers than ``MANY``, it is not asked
     for. The ranking is the one search, as before."""
-    from papercli.search import order as index_module
-    from papercli.search.order import ranked_hits as _ranked
+    from papercli.search.index import order as index_module
+    from papercli.search.index.order import ranked_hits as _ranked
     from papercli.search.query import parse_query
 
     monkeypatch.setattr(index_module, "MANY", 64)  # (the library holds 63)

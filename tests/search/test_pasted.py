@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from papercli.errors import UsageError
-from papercli.search.index import PaperIndex
+from papercli.search.index.paper_index import PaperIndex
 from papercli.search.pasted import cited_titles, named_paper
 from papercli.search.query import Filters, search, select
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from papercli.errors import UsageError
-from papercli.search.index import PaperIndex
+from papercli.search.index.paper_index import PaperIndex
 from papercli.search.query import Filters, get_paper, list_papers, search, select, tag_counts
 
 MUON = {

@@ -160,7 +160,7 @@ def _shape(q):
 
 @pytest.fixture(scope="module")
 def bundled_index(seeded_template):
-    from papercli.search.index import PaperIndex
+    from papercli.search.index.paper_index import PaperIndex
     from papercli.store.library import Library
 
     return PaperIndex(Library(seeded_template)).open()

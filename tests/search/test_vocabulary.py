@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from papercli.search.index import PaperIndex
-from papercli.search.vocabulary import FILE, Vocabulary, words_of
+from papercli.search.index.paper_index import PaperIndex
+from papercli.search.index.vocabulary import FILE, Vocabulary, words_of
 from papercli.store.record import Record
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from papercli.search.concepts import common_words as words
 from papercli.search.concepts.renderings import renderings
-from papercli.search.index import PaperIndex
+from papercli.search.index.paper_index import PaperIndex
 from papercli.search.query import search
 from papercli.search.snippets import plain
 from papercli.store.library import Library

@@ -95,7 +95,7 @@ def index(
       papers index
       papers index --rebuild
     """
-    from ..search.index import PaperIndex
+    from ..search.index.paper_index import PaperIndex
 
     session: Session = ctx.obj
     library = session.library()

@@ -90,7 +90,7 @@ class Session:
     def index(self):
         """The library's index, up to date; skipped records are warned about."""
         from ..search.concepts.glossary import GlossaryFiles
-        from ..search.index import PaperIndex
+        from ..search.index.paper_index import PaperIndex
 
         glossary = GlossaryFiles(taxonomy=self.settings["taxonomy"].value)
         self._index = PaperIndex(self.library(), glossary).open(progress=self.env.progress)

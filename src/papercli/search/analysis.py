@@ -25,7 +25,7 @@
   ``l1``) are left as they are.
 
 Whoosh pickles the analyzer into the index schema, so every class and function used here
-must stay importable under its name; ``SCHEMA_VERSION`` in ``index`` changes when they do.
+must stay importable under its name; ``SCHEMA_VERSION`` in ``index.schema`` changes when they do.
 """
 
 from __future__ import annotations

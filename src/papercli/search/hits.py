@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from ..store.record import Record, derived_label
 
 if TYPE_CHECKING:
-    from .index import PaperIndex
+    from .index.paper_index import PaperIndex
 
 
 @dataclass

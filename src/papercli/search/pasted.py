@@ -18,7 +18,7 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .index import PaperIndex
+    from .index.paper_index import PaperIndex
 
 # A title a reference is searched for holds at least this many letters and digits: "Muon"
 # or "Adam" inside "muon adam zzqq" is a word of the query, not a title.

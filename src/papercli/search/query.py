@@ -19,7 +19,7 @@ from ..store.links import link_key
 from ..tags.taxonomy import Taxonomy
 from .bridge import TRANSLATED, TRANSLATION_BOOST
 from .hits import Hit
-from .index import PaperIndex
+from .index.paper_index import PaperIndex
 from .pasted import cited_titles, named_paper
 
 TagResolver = Callable[[str], "str | None"]  # an alias (联邦学习) -> its tag, or None
@@ -96,7 +96,7 @@ def parse_query(
     resolve = resolve_tag or default_tag_resolver
 
     def near(word: str, edits: int) -> list[str]:  # (the vocabulary read only for word~)
-        from .vocabulary import Vocabulary
+        from .index.vocabulary import Vocabulary
 
         return Vocabulary.load(index.dir).near(word, edits)
 
@@ -366,7 +366,7 @@ def suggestion(
     import re
 
     from .analysis import tokens
-    from .vocabulary import Vocabulary
+    from .index.vocabulary import Vocabulary
 
     words = re.findall(r'"[^"]*"|\S+', text)
     glossary = index.query_glossary()
