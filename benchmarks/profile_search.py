@@ -33,7 +33,7 @@ STEPS = [
     ("open the index (its imports included)", "papercli/search/index/paper_index.py", "open"),
     ("parse the query", "papercli/search/query.py", "parse_query"),
     ("run the query, check the hits' files", "papercli/search/index/paper_index.py", "run"),
-    ("snippets", "papercli/search/snippets.py", "snippet"),
+    ("snippets", "papercli/search/results/snippets.py", "snippet"),
     ("print the hits", "papercli/render/__init__.py", "print_hits"),
 ]
 

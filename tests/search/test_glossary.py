@@ -12,7 +12,7 @@ import yaml
 from papercli.search.concepts.glossary import PACKAGE_FILE
 from papercli.search.index.paper_index import PaperIndex
 from papercli.search.query import search
-from papercli.search.snippets import MARK_END, MARK_START
+from papercli.search.results.marking import MARK_END, MARK_START
 from papercli.store.library import Library
 from papercli.tags.taxonomy import load_taxonomy
 from papercli.text.variants import TRADITIONAL_FILE, american, generate_traditional, normalize
@@ -384,7 +384,7 @@ def test_a_paper_found_by_a_words_translation_only_ranks_below_those_that_write_
 def test_a_paper_found_by_a_words_translation_only_says_so(index):
     """Its snippet shows how it matched, as one found through the glossary does: 梯度 →
     gradient (it showed an English passage, with no word of the query's in it)."""
-    from papercli.search.snippets import plain
+    from papercli.search.results.marking import plain
 
     for typed, rendering in (("梯度", "gradient"), ("gradient", "梯度")):
         written = ids(search(index, typed, exact=True))
@@ -686,7 +686,7 @@ def test_indexing_reads_the_glossary_saved_with_the_index_not_its_yaml(seeded_li
 
 
 def marked(hit) -> str:
-    from papercli.search.snippets import MARK_END, MARK_START
+    from papercli.search.results.marking import MARK_END, MARK_START
 
     return hit.snippet.replace(MARK_START, "[").replace(MARK_END, "]")
 

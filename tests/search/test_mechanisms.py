@@ -64,7 +64,7 @@ def test_a_piped_search_imports_only_what_it_needs(seeded_library):
     assert (
         "yaml" not in listing
         and "rich" not in listing
-        and "papercli.search.snippets" not in listing
+        and "papercli.search.results.marking" not in listing
     )
 
 

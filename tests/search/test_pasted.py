@@ -55,7 +55,7 @@ def test_a_reference_pasted_from_a_bibliography_finds_its_paper(index, reference
 
 
 def test_a_cited_papers_title_is_marked_as_a_found_one_is(index):
-    from papercli.search.snippets import MARK_END, MARK_START
+    from papercli.search.results.marking import MARK_END, MARK_START
 
     reference = "J. Smith and K. Lee. Convergence of Muon with Newton-Schulz. In ICLR, 2026."
     (hit,) = search(index, reference)

@@ -163,7 +163,7 @@ def test_select_orders_by_id_and_unions_ids(index):
 
 
 def test_records_stream_lazily_and_again(index):
-    from papercli.search.hits import RecordStream
+    from papercli.search.results.hits import RecordStream
 
     stream = RecordStream(index, ["iclr2026-qzo", "iclr2026-rrnco"])
     assert len(stream) == 2
@@ -242,7 +242,7 @@ def test_similar_papers_share_key_terms_across_languages(index):
 
 def test_search_attaches_snippets(index):
     hits = {h.id: h for h in search(index, "联邦学习")}
-    from papercli.search.snippets import plain
+    from papercli.search.results.marking import plain
 
     assert "联邦学习" in plain(hits["iclr2026-feddag"].snippet)
 

@@ -11,7 +11,7 @@ from papercli.search.concepts import common_words as words
 from papercli.search.concepts.renderings import renderings
 from papercli.search.index.paper_index import PaperIndex
 from papercli.search.query import search
-from papercli.search.snippets import plain
+from papercli.search.results.marking import plain
 from papercli.store.library import Library
 
 
@@ -104,7 +104,7 @@ def test_the_passage_holds_each_word_where_they_stand_together(index):
     """AtteNT's first 训练 stands in 训练过程, far from its only 加速, which 加速训练 writes
     beside another 训练: in a narrow column its passage for "accelerate training" showed
     训练 alone. Each word's place is now the one closest to the others'."""
-    from papercli.search.snippets import MARK_END, MARK_START
+    from papercli.search.results.marking import MARK_END, MARK_START
 
     (hit,) = [
         h

@@ -53,8 +53,8 @@ def export(
     """
     from .. import export as exporters
     from ..search import query as q
-    from ..search.hits import RecordStream
     from ..search.querylang import quoted
+    from ..search.results.hits import RecordStream
 
     session: Session = ctx.obj
     fmt = fmt or session.settings["export_format"].value

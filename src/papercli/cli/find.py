@@ -100,8 +100,8 @@ def search(
     from .. import render
     from ..search import query as q
     from ..search.pasted import pasted_id
-    from ..search.plain import plain_matches
     from ..search.querylang import SHOWN, quoted
+    from ..search.results.literal_scan import plain_matches
 
     session: Session = ctx.obj
     filters = session.filters(tag, venue=venue, year=year)

@@ -18,9 +18,9 @@ from ..errors import UsageError
 from ..store.links import link_key
 from ..tags.taxonomy import Taxonomy
 from .bridge import TRANSLATED, TRANSLATION_BOOST
-from .hits import Hit
 from .index.paper_index import PaperIndex
 from .pasted import cited_titles, named_paper
+from .results.hits import Hit
 
 TagResolver = Callable[[str], "str | None"]  # an alias (联邦学习) -> its tag, or None
 
@@ -239,10 +239,11 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, passing=Tru
     paper whose id or link was pasted (*pasted*) first. The papers that name the query's
     concepts only in passing come after the others, marked so (without *passing*, not
     at all)."""
-    from . import snippets
+    from .results import snippets
+    from .results.marking import query_terms
 
     with index.searcher() as searcher:
-        terms = snippets.query_terms(text_q, searcher.reader())
+        terms = query_terms(text_q, searcher.reader())
         # the papers the query as written matches: the others were found through the glossary
         literal = set(searcher.docs_for_query(unions(_literal(q)))) if bridges else None
         rendered = {
@@ -656,7 +657,7 @@ def select(
         if not matched and (cited := cited_titles(index, text)) is not None:
             matched = found(cited)
         if not matched:  # (as search lists them: the papers holding it as plain text)
-            from .plain import plain_matches
+            from .results.literal_scan import plain_matches
 
             matched = [hit.id for hit in plain_matches(index, text, extra)]
         if not matched and error is not None:

@@ -19,7 +19,7 @@ from ...store.library import Library
 from ...store.record import Record
 from ..concepts.glossary import FULL, Glossary, GlossaryFiles
 from ..concepts.query_glossary import COMPILED, OLD_COMPILED, QueryGlossary
-from ..hits import Hit, hit_from
+from ..results.hits import Hit, hit_from
 from . import state
 from .schema import SCHEMA_VERSION, make_schema
 from .vocabulary import FILE as VOCABULARY_FILE

@@ -17,7 +17,7 @@ from ...progress import Progress, quiet
 from ...store.library import Library
 from ...store.record import Record
 from ..concepts.glossary import GlossaryFiles
-from ..hits import Hit, hit_from
+from ..results.hits import Hit, hit_from
 from . import state
 from .folder import MISSING, UNFINISHED, IndexFolder
 from .order import ranked_hits

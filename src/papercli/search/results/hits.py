@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from ..store.record import Record, derived_label
+from ...store.record import Record, derived_label
 
 if TYPE_CHECKING:
-    from .index.paper_index import PaperIndex
+    from ..index.paper_index import PaperIndex
 
 
 @dataclass
@@ -21,7 +21,7 @@ class Hit:
     data: dict  # the record as stored (Record.to_dict(), unpickled with the stored fields)
     plain: dict[str, str] = field(default_factory=dict)  # readings that differ from the text
     score: float | None = None
-    snippet: str | None = None  # why it matched, with marks (see ``snippets``)
+    snippet: str | None = None  # why it matched, with marks (see ``snippets``, ``marking``)
     terms: frozenset[str] = frozenset()  # the query's words, to mark in the title
     concepts_json: str = ""  # concept -> the paper's words, as stored (read when asked)
     docnum: int | None = None  # its number in the searcher that found it (streamed hits)
@@ -37,7 +37,7 @@ class Hit:
     def title_marked(self) -> str | None:
         """The title with the query's words marked (None: none in it); made when a table
         asks for it, not for a piped line, which shows no marks."""
-        from .snippets import mark
+        from .marking import mark
 
         return mark(self.text("title") or "", self.terms)
 
