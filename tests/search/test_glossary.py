@@ -340,7 +340,7 @@ def test_a_paper_that_writes_the_propertys_noun_ranks_first(index):
 
 def test_a_function_word_inside_a_word_is_part_of_it(index):
     """A cut that would leave a single character is no cut: 总和 (a sum), 涉及 (involve)."""
-    from papercli.search.querylang import rewrite
+    from papercli.search.querying.rewrite import rewrite
 
     glossary = index.query_glossary()
     for word in ("总和", "涉及", "参与者", "加法", "语法"):  # (a head left alone: 法 after 加)
@@ -348,7 +348,7 @@ def test_a_function_word_inside_a_word_is_part_of_it(index):
 
 
 def test_a_name_and_a_phrase_that_is_not_two_names_stay_whole(index):
-    from papercli.search.querylang import rewrite
+    from papercli.search.querying.rewrite import rewrite
 
     glossary = index.query_glossary()
     assert rewrite("大语言模型", glossary=glossary) == "(大语言模型 OR concept:llm)"
@@ -439,7 +439,7 @@ def test_a_piece_between_known_words_is_a_word_of_its_own(index):
     """量子联邦学习 (quantum federated learning) is 量子 and 联邦学习; but one character is no
     word: 协方差张量 is 协方差 (covariance) and 张量, not 协 and 方差 (variance). (协方差矩阵,
     the example before, is now a name: the covariance matrix.)"""
-    from papercli.search.querylang import rewrite
+    from papercli.search.querying.rewrite import rewrite
 
     glossary = index.query_glossary()
     assert rewrite("量子联邦学习", glossary=glossary) == (
@@ -469,7 +469,7 @@ def test_a_word_excluded_excludes_what_the_word_finds(index):
 def test_a_passage_pasted_without_spaces_is_cut_however_long(index):
     """Chinese pasted as one run of 3,200 characters: the cut recursed once a piece and
     ended in a RecursionError (an internal error, exit 70)."""
-    from papercli.search.querylang import rewrite
+    from papercli.search.querying.rewrite import rewrite
 
     glossary = index.query_glossary()
     rewritten = rewrite("训练数据" * 800, glossary=glossary)
@@ -511,7 +511,7 @@ def test_an_abbreviation_typed_in_lower_case_is_the_abbreviation(index, typed, w
 
 
 def test_an_abbreviation_that_is_also_an_english_word_is_the_word_in_lower_case(index):
-    from papercli.search.querylang import rewrite
+    from papercli.search.querying.rewrite import rewrite
 
     glossary = index.query_glossary()
     assert rewrite("clip zeros", glossary=glossary) == "clip zeros"  # (not CLIP, ZeRO)
@@ -524,7 +524,7 @@ def test_an_abbreviation_that_is_also_an_english_word_is_the_word_in_lower_case(
 def test_a_category_that_is_also_a_concepts_name_finds_both(index):
     """A digest page may head its papers with a concept's name (大语言模型): the word finds
     that category's papers and still bridges to the concept."""
-    from papercli.search.querylang import rewrite
+    from papercli.search.querying.rewrite import rewrite
 
     glossary = index.query_glossary()
     category = {"大语言模型": "大语言模型", "优化/理论": "优化/理论"}.get

@@ -162,7 +162,7 @@ def test_a_search_reads_the_index_it_opened_while_a_writer_replaces_it(seeded_li
     ~870 tests). The reader reads the generation it opened, whole."""
     from whoosh import query
 
-    from papercli.search.query import parse_query
+    from papercli.search.querying.parse import parse_query
 
     index = PaperIndex(seeded_library).open()
     expected = ids(search(index, "muon"))

@@ -206,7 +206,7 @@ def test_an_unlimited_listing_gives_its_best_hits_before_ranking_every_match(
     from papercli.search.index import order as index_module
     from papercli.search.index.order import FIRST
     from papercli.search.index.order import ranked_hits as _ranked
-    from papercli.search.query import parse_query
+    from papercli.search.querying.parse import parse_query
 
     monkeypatch.setattr(index_module, "MANY", 10)  # (the 63 papers' "many")
     index = PaperIndex(seeded_library).open()
@@ -228,7 +228,7 @@ def test_a_listing_of_few_matches_ranks_them_once(seeded_library):
     done again by the full ranking: an unlimited listing is one search."""
     from papercli.search.index.order import MANY
     from papercli.search.index.order import ranked_hits as _ranked
-    from papercli.search.query import parse_query
+    from papercli.search.querying.parse import parse_query
 
     index = PaperIndex(seeded_library).open()
     with index.searcher() as searcher:
@@ -248,7 +248,7 @@ def test_a_library_smaller_than_many_is_ranked_without_looking_up_an_estimate(
     for. The ranking is the one search, as before."""
     from papercli.search.index import order as index_module
     from papercli.search.index.order import ranked_hits as _ranked
-    from papercli.search.query import parse_query
+    from papercli.search.querying.parse import parse_query
 
     monkeypatch.setattr(index_module, "MANY", 64)  # (the library holds 63)
     index = PaperIndex(seeded_library).open()
@@ -281,7 +281,7 @@ def test_ors_are_matched_by_a_tree_and_rank_as_before(seeded_library):
     from whoosh.matching import ArrayUnionMatcher
 
     from papercli.engine.unions import unions
-    from papercli.search.query import parse_query
+    from papercli.search.querying.parse import parse_query
     from testing import TEST_DATA
 
     def matchers(m):
@@ -321,7 +321,7 @@ def test_an_or_is_matched_without_looking_up_its_clauses_sizes(seeded_library, m
     from whoosh.reading import SegmentReader
 
     from papercli.engine.unions import unions
-    from papercli.search.query import parse_query
+    from papercli.search.querying.parse import parse_query
 
     looked_up = []
     real = SegmentReader.doc_frequency
@@ -348,7 +348,7 @@ def test_an_or_is_matched_by_the_clauses_that_match_something(seeded_library):
     from whoosh.matching import NullMatcherClass, UnionMatcher
 
     from papercli.engine.unions import unions
-    from papercli.search.query import parse_query
+    from papercli.search.querying.parse import parse_query
 
     def leaves(m):
         kids = list(m.children()) if isinstance(m, UnionMatcher) else []

@@ -8,8 +8,8 @@ import pytest
 
 from papercli.errors import UsageError
 from papercli.search.index.paper_index import PaperIndex
-from papercli.search.pasted import cited_titles, named_paper
 from papercli.search.query import Filters, search, select
+from papercli.search.querying.pasted import cited_titles, named_paper
 
 
 @pytest.fixture(scope="module")

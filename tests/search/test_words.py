@@ -135,7 +135,7 @@ def test_a_chinese_query_rendered_in_english_loads_no_british_spellings(seeded_t
     code = (
         "import sys\n"
         "from papercli.store.library import Library\n"
-        "from papercli.search.index import PaperIndex\n"
+        "from papercli.search.index.paper_index import PaperIndex\n"
         "from papercli.search.query import search\n"
         "index = PaperIndex(Library(sys.argv[1])).open()\n"
         "hits = search(index, sys.argv[2])\n"

@@ -53,7 +53,7 @@ def export(
     """
     from .. import export as exporters
     from ..search import query as q
-    from ..search.querylang import quoted
+    from ..search.querying.syntax import quoted
     from ..search.results.hits import RecordStream
 
     session: Session = ctx.obj

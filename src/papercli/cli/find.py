@@ -99,8 +99,8 @@ def search(
     """
     from .. import render
     from ..search import query as q
-    from ..search.pasted import pasted_id
-    from ..search.querylang import SHOWN, quoted
+    from ..search.querying.pasted import pasted_id
+    from ..search.querying.syntax import SHOWN, quoted
     from ..search.results.literal_scan import plain_matches
 
     session: Session = ctx.obj

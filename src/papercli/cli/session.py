@@ -117,7 +117,7 @@ class Session:
 
     def filters(self, tags=None, any_tag: bool = False, venue=None, year: str | None = None):
         from ..search.query import Filters, resolve_tags
-        from ..search.querylang import year_bounds
+        from ..search.querying.syntax import year_bounds
 
         tags = resolve_tags(tags or (), self.taxonomy if tags else None)
         years = year_bounds(year, "--year ") if year is not None else None

@@ -152,7 +152,7 @@ class HyphenJoinFilter(Filter):
     (``multimodal``) at the same position: a query for either spelling finds both, and a
     phrase through it still runs (``multimodal learning``). A number at its head is
     written both ways (``two-layer``: ``twolayer`` and ``2layer``). Queries are left alone:
-    ``querylang`` asks for both spellings of a hyphenated query word."""
+    ``querying.typed_words`` asks for both spellings of a hyphenated query word."""
 
     def __eq__(self, other):
         return other is not None and self.__class__ is other.__class__

@@ -10,19 +10,18 @@ Chinese summary): words are ANDed; ``OR``, ``NOT``, ``"quoted phrases"``, ``pref
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ..engine.unions import unions
 from ..errors import UsageError
 from ..store.links import link_key
 from ..tags.taxonomy import Taxonomy
-from .bridge import TRANSLATED, TRANSLATION_BOOST
 from .index.paper_index import PaperIndex
-from .pasted import cited_titles, named_paper
+from .querying.bridge import TRANSLATED, TRANSLATION_BOOST
+from .querying.parse import TagResolver, parse_query
+from .querying.pasted import cited_titles, named_paper
 from .results.hits import Hit
-
-TagResolver = Callable[[str], "str | None"]  # an alias (联邦学习) -> its tag, or None
 
 
 @dataclass
@@ -71,76 +70,6 @@ def filter_query(filters: Filters):
         start, end = (None if y is None else min(max(y, 0), 2**16 - 1) for y in filters.year)
         parts.append(query.NumericRange("year", start, end))
     return query.And(parts) if parts else None
-
-
-def default_tag_resolver(name: str) -> str | None:
-    """The tag an alias names in the user's or the bundled taxonomy (loaded on first use)."""
-    from ..tags.taxonomy import load_taxonomy
-
-    return load_taxonomy().resolve(name)
-
-
-def parse_query(
-    index: PaperIndex,
-    text: str,
-    resolve_tag: TagResolver | None = None,
-    exact: bool = False,
-    bridges: dict | None = None,
-):
-    """A Whoosh query from the user's text (``tag:`` takes any alias *resolve_tag* knows;
-    unless *exact*, words naming a concept of the glossary bridge to it); a malformed query
-    is a one-line ``UsageError``."""
-    from . import querylang
-
-    glossary = None if exact else index.query_glossary()
-    resolve = resolve_tag or default_tag_resolver
-
-    def near(word: str, edits: int) -> list[str]:  # (the vocabulary read only for word~)
-        from .index.vocabulary import Vocabulary
-
-        return Vocabulary.load(index.dir).near(word, edits)
-
-    categories: list[set[str]] = []
-
-    def category(word: str) -> str | None:  # (the categories read once, when first asked)
-        from ..text.variants import normalize
-
-        if not categories:
-            categories.append(index.categories())
-        for form in (word.lower(), normalize(word).lower()):
-            if form in categories[0]:
-                return form
-        return None
-
-    def solid(words: list[str]) -> set[str]:  # (a searcher only for Latin words side by side)
-        from .analysis import tokens
-
-        with index.searcher() as searcher:
-            reader = searcher.reader()
-            return {
-                word
-                for word in words
-                if any(
-                    (field, term) in reader
-                    for term in tokens(word, mode="query")
-                    for field in SOLID_FIELDS
-                )
-            }
-
-    return querylang.parse(
-        text,
-        index.ix.schema,
-        resolve_tag=resolve,
-        glossary=glossary,
-        bridges=bridges,
-        near=near,
-        category=category,
-        solid=solid,
-    )
-
-
-# Where a word written solid is looked for ("nonconvex", "SignSGD"): the texts, not names
-SOLID_FIELDS = ("title", "abstract", "summary", "name", "keyword")
 
 
 def search(
@@ -423,8 +352,8 @@ def without_one(
     as the words it is read as: 基于扩散模型的语言生成 is 扩散模型 and 语言生成, which the
     user cannot see); None when no one word is to blame."""
     from ..text import STOP_WORDS, has_cjk
-    from .bridge import words_of_run
-    from .querylang import ASKING_WORDS, OPERATORS
+    from .querying.bridge import words_of_run
+    from .querying.syntax import ASKING_WORDS, OPERATORS
 
     if any(c in text for c in '"():') or OPERATORS.intersection(text.split()):
         return None

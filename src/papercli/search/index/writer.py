@@ -138,7 +138,7 @@ def open_writer(
     if writer.papers_dir is not None:
         saved["papers_dir"] = writer.papers_dir
     index.saved_categories = None  # (read from the index just committed)
-    index.saved_categories = sorted(index.categories())  # (what a query names: querylang)
+    index.saved_categories = sorted(index.categories())  # (what a query names: querying.rewrite)
     saved.update(
         version=SCHEMA_VERSION,
         invalid=index.invalid,

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 
 from ...text import STOP_WORDS
-from ..querylang import ASKING_WORDS, OPERATORS
+from ..querying.syntax import ASKING_WORDS, OPERATORS
 from .hits import Hit, hit_from
 
 _TOKEN_RE = re.compile(r'"([^"]*)"|(\S+)')

@@ -1,7 +1,7 @@
 """The glossary's bridge in a query: which of its words name a concept, and how a Chinese
 word run together with others is cut.
 
-In: the query's plain words as ``querylang.rewrite`` leaves them (the common words it left
+In: the query's plain words as ``rewrite.rewrite`` leaves them (the common words it left
 out noted as gaps), and the compiled glossary (``QueryGlossary``). Out: the words in Whoosh
 syntax, each run that names a concept as ``((its words) OR concept:id)`` (``_named``: the
 concept adds papers to the words', never takes one away), and *bridges* (concept id ->
@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import re
 
-from ..text import CJK_CLASS, CJK_RE
-from .concepts import common_words as common
-from .concepts.renderings import renderings
-from .querylang import CHINESE_FUNCTION_WORDS
+from ...text import CJK_CLASS, CJK_RE
+from ..concepts import common_words as common
+from ..concepts.renderings import renderings
+from .syntax import CHINESE_FUNCTION_WORDS
 
 
 def bridge(
@@ -64,7 +64,7 @@ def bridge(
 def _bridge_run(
     words: list[str], glossary, bridges: dict, gaps: list[list[str]]
 ) -> list[tuple[str, int, int]]:
-    from ..text.variants import american_as_typed, normalize
+    from ...text.variants import american_as_typed, normalize
 
     words = [normalize(w) for w in words]  # (聯邦學習, ＧＲＰＯ: as indexed)
     # The words, each after the common words left out before it (``in context learning``,
@@ -263,7 +263,7 @@ def _each(pieces: list[tuple[str, list[str]]], bridges: dict) -> str:
 
 
 # A run of Chinese is cut at the function words written together with its words (的, 和,
-# 基于, 如何, 论文: ``querylang.CHINESE_FUNCTION_WORDS``), only outside the glossary's names
+# 基于, 如何, 论文: ``syntax.CHINESE_FUNCTION_WORDS``), only outside the glossary's names
 # and only where each piece keeps two characters: 总和 (a sum) and 涉及 (involve) stay whole.
 _FUNCTION_RE = re.compile("|".join(map(re.escape, CHINESE_FUNCTION_WORDS)))
 
@@ -271,7 +271,7 @@ _FUNCTION_RE = re.compile("|".join(map(re.escape, CHINESE_FUNCTION_WORDS)))
 def _around_function_words(word: str, glossary) -> list[str] | None:
     """The pieces of a Chinese *word* around its function words (大模型的强化学习: 大模型,
     强化学习); None when there is no such cut."""
-    from ..text import has_cjk
+    from ...text import has_cjk
 
     if not has_cjk(word):
         return None
@@ -302,7 +302,7 @@ def _compound(word: str, glossary) -> list[tuple[str, list[str]]] | None:
     the fewest and longest of them. None for a word that is not two pieces or more."""
     from bisect import bisect_left, bisect_right
 
-    from ..text import has_cjk
+    from ...text import has_cjk
 
     if len(word) < 3 or not has_cjk(word):
         return None
