@@ -56,7 +56,10 @@ from papercli.search.concepts.passing import (
     workload,
 )
 from papercli.search.index.paper_index import PaperIndex
-from papercli.search.query import Filters, list_papers, named_concepts, search
+from papercli.search.questions.filters import Filters
+from papercli.search.questions.listing import list_papers
+from papercli.search.questions.search import search
+from papercli.search.questions.suggest import named_concepts
 from papercli.store.library import Library
 from papercli.text.latex import latex_to_text
 from papercli.text.variants import normalize

@@ -31,7 +31,7 @@ REPO = Path(__file__).resolve().parent.parent
 STEPS = [
     ("settings and library location", "papercli/cli/app.py", "library"),
     ("open the index (its imports included)", "papercli/search/index/paper_index.py", "open"),
-    ("parse the query", "papercli/search/query.py", "parse_query"),
+    ("parse the query", "papercli/search/querying/parse.py", "parse_query"),
     ("run the query, check the hits' files", "papercli/search/index/paper_index.py", "run"),
     ("snippets", "papercli/search/results/snippets.py", "snippet"),
     ("print the hits", "papercli/render/__init__.py", "print_hits"),

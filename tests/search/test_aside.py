@@ -8,7 +8,7 @@ from whoosh import query
 
 from papercli.search.concepts import passing as aside
 from papercli.search.index.paper_index import PaperIndex
-from papercli.search.query import search
+from papercli.search.questions.search import search
 from testing import invoke
 
 LLM = {  # the papers judged to be about LLMs (tests/data/judged.yaml)

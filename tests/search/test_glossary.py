@@ -11,7 +11,7 @@ import yaml
 
 from papercli.search.concepts.glossary import PACKAGE_FILE
 from papercli.search.index.paper_index import PaperIndex
-from papercli.search.query import search
+from papercli.search.questions.search import search
 from papercli.search.results.marking import MARK_END, MARK_START
 from papercli.store.library import Library
 from papercli.tags.taxonomy import load_taxonomy
@@ -222,7 +222,7 @@ def test_a_name_with_one_character_written_on_is_the_name(index, typed, name):
     """One character is no word of its own: 超参数 (the hyperparameter, as most papers write
     it) was no name of the concept whose name is 超参, which finds 超参数 inside a text; it
     found only the papers that write it, and no English one."""
-    from papercli.search.query import named_concepts
+    from papercli.search.questions.suggest import named_concepts
 
     assert ids(search(index, name))
     assert ids(search(index, typed)) == ids(search(index, name))
@@ -232,7 +232,7 @@ def test_a_name_with_one_character_written_on_is_the_name(index, typed, name):
 def test_a_name_with_one_character_on_in_another_sense_is_not_the_name(index):
     """推理时 (at inference time) is one of reasoning's exclusions: 推理 with 时 written on
     does not name reasoning."""
-    from papercli.search.query import named_concepts
+    from papercli.search.questions.suggest import named_concepts
 
     assert "reasoning" in named_concepts(index, "推理")
     assert "reasoning" not in named_concepts(index, "推理时")
@@ -245,7 +245,7 @@ def test_the_name_a_concepts_source_cites_is_one_of_its_names(index):
     (支持向量). Each title now reads as its concept, except where the title is a broader
     word or another term than the concept's (状态空间, a state space, for state-space
     models; 特征分解, which ML papers also write for a decomposition of features)."""
-    from papercli.search.query import named_concepts
+    from papercli.search.questions.suggest import named_concepts
 
     broader_or_other = {
         "自动驾驶汽车",
@@ -302,7 +302,7 @@ def test_every_concepts_id_that_holds_a_name_reads_as_the_concept(index):
     hessian-matrix hold "Hessian"), read as words, names that concept whole: no word of
     it is left to be asked for apart. Abbreviations aside (roc-auc, iid-data)."""
     from papercli.search.concepts.glossary import GlossaryFiles
-    from papercli.search.query import named_concepts
+    from papercli.search.questions.suggest import named_concepts
 
     glossary = GlossaryFiles().load()
     checked, partial = 0, []
@@ -934,7 +934,7 @@ def test_bare_tuili_bridges_to_both_its_senses(index):
     inference (running a trained model): a query keeps both senses. Besides the papers that
     write it, the bridge finds the papers on reasoning in English and NI Sampling, whose
     parallel decoding makes inference faster (its abstract is English only)."""
-    from papercli.search.query import named_concepts
+    from papercli.search.questions.suggest import named_concepts
 
     assert set(named_concepts(index, "推理")) == {"reasoning", "model-inference"}
     bridged = {h.id: h for h in search(index, "推理")}
@@ -949,7 +949,7 @@ def test_bare_tuili_bridges_to_both_its_senses(index):
 
 
 def test_a_compound_of_a_word_with_two_senses_names_its_own_sense(index):
-    from papercli.search.query import named_concepts
+    from papercli.search.questions.suggest import named_concepts
 
     expected = {
         "推理能力": {"reasoning"},

@@ -8,7 +8,9 @@ import shutil
 import pytest
 
 from papercli.search.index.paper_index import PaperIndex
-from papercli.search.query import Filters, list_papers, search
+from papercli.search.questions.filters import Filters
+from papercli.search.questions.listing import list_papers
+from papercli.search.questions.search import search
 from papercli.store.library import Library
 from testing import generate_documents
 
@@ -213,7 +215,7 @@ def test_the_parallel_writer_builds_the_same_index(tmp_path, monkeypatch):
 
     import papercli.search.index.writer as writer_module
     from papercli.ingest import ingest
-    from papercli.search import query
+    from papercli.search.questions.search import search
     from papercli.store.library import Library
     from testing import SEEDS
 
@@ -251,9 +253,7 @@ def test_the_parallel_writer_builds_the_same_index(tmp_path, monkeypatch):
         "zephyrine",
         "learning",
     ):
-        scores = [
-            {h.id: round(h.score, 3) for h in query.search(ix, text)} for ix in (ix_one, ix_two)
-        ]
+        scores = [{h.id: round(h.score, 3) for h in search(ix, text)} for ix in (ix_one, ix_two)]
         assert scores[0] == scores[1] and scores[0], text  # (ties may list in another order)
     words = [json.loads((lib.index_dir / "words.json").read_text("utf-8")) for lib in (one, two)]
     assert words[0] == words[1]

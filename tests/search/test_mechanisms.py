@@ -115,7 +115,7 @@ def test_a_hit_is_read_without_inflating_or_deriving_anything(seeded_library):
 
     from papercli.engine.codec import PapersCodec, _PRead
     from papercli.render import Environment, write_hits
-    from papercli.search.query import search_stream
+    from papercli.search.questions.search import search_stream
 
     index = PaperIndex(seeded_library).open()
     with index.searcher() as searcher:
@@ -144,7 +144,7 @@ def test_a_hit_is_one_unpickling_read_past_whoosh_s_schema_check(seeded_library,
 
     from whoosh.reading import SegmentReader
 
-    from papercli.search.query import search_stream
+    from papercli.search.questions.search import search_stream
 
     index = PaperIndex(seeded_library).open()
     with index.searcher() as searcher:
@@ -374,7 +374,7 @@ def test_a_term_is_looked_up_once_a_reader(seeded_library, monkeypatch):
     each up once."""
     from whoosh.filedb.filetables import HashReader
 
-    from papercli.search import query as query_module
+    from papercli.search.questions import search as search_module
 
     probed = []
     real = HashReader.ranges_for_key
@@ -386,7 +386,7 @@ def test_a_term_is_looked_up_once_a_reader(seeded_library, monkeypatch):
     index = PaperIndex(seeded_library).open()
     for text in ("训练加速", "federated learning", "大语言模型"):
         probed.clear()
-        hits = query_module.search(index, text)
+        hits = search_module.search(index, text)
         assert hits and probed, text
         counts = {}
         for table, key in probed:

@@ -8,8 +8,10 @@ import pytest
 
 from papercli.errors import UsageError
 from papercli.search.index.paper_index import PaperIndex
-from papercli.search.query import Filters, search, select
 from papercli.search.querying.pasted import cited_titles, named_paper
+from papercli.search.questions.filters import Filters
+from papercli.search.questions.search import search
+from papercli.search.questions.select import select
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import pytest
 from papercli.search.concepts import common_words as words
 from papercli.search.concepts.renderings import renderings
 from papercli.search.index.paper_index import PaperIndex
-from papercli.search.query import search
+from papercli.search.questions.search import search
 from papercli.search.results.marking import plain
 from papercli.store.library import Library
 
@@ -136,7 +136,7 @@ def test_a_chinese_query_rendered_in_english_loads_no_british_spellings(seeded_t
         "import sys\n"
         "from papercli.store.library import Library\n"
         "from papercli.search.index.paper_index import PaperIndex\n"
-        "from papercli.search.query import search\n"
+        "from papercli.search.questions.search import search\n"
         "index = PaperIndex(Library(sys.argv[1])).open()\n"
         "hits = search(index, sys.argv[2])\n"
         "print(len(hits), 'breame.spelling' in sys.modules)\n"

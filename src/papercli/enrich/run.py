@@ -135,7 +135,7 @@ def _chosen(library: Library, ids: list[str] | None, report: EnrichReport) -> li
                 report.skipped.append(str(exc))
         return records
     from ..search.index.paper_index import PaperIndex
-    from ..search.query import get_paper
+    from ..search.questions.lookup import get_paper
 
     index = PaperIndex(library).open()
     chosen = dict.fromkeys(get_paper(index, rid).id for rid in ids)

@@ -122,7 +122,7 @@ def edit_tags(
     """``papers tag``: apply the same edit to several papers, all or none (unknown ids fail).
     Returns each record, whether its tags changed, and the tags to remove it did not have."""
     from ..search.index.paper_index import PaperIndex
-    from ..search.query import get_paper
+    from ..search.questions.lookup import get_paper
 
     remove = list(remove)
     with library.lock():

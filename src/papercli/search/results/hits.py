@@ -7,12 +7,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 from ...store.record import Record, derived_label
-
-if TYPE_CHECKING:
-    from ..index.paper_index import PaperIndex
 
 
 @dataclass
@@ -70,22 +66,3 @@ def hit_from(fields: dict, score: float | None = None) -> Hit:
     hit.concepts_json = fields["concepts"]
     hit.derived = fields["label"] or None
     return hit
-
-
-class RecordStream:
-    """Records by id, read from the index one at a time each time it is iterated: an
-    export of the whole library never holds every record in memory."""
-
-    def __init__(self, index: PaperIndex, ids: list[str]) -> None:
-        self.index = index
-        self.ids = ids
-
-    def __len__(self) -> int:
-        return len(self.ids)
-
-    def __iter__(self):
-        with self.index.searcher() as searcher:
-            for rid in self.ids:
-                fields = searcher.document(id=rid)
-                if fields:
-                    yield Record.from_dict(fields["data"], rid)
