@@ -22,8 +22,7 @@ from dataclasses import dataclass
 
 from ..errors import IndexDamaged, PapersError, RecordError
 from .files import Stamp
-from .library import Library
-from .transaction import TXN_DIR
+from .library import TXN_DIR, Library
 
 
 @dataclass
