@@ -59,7 +59,7 @@ def import_times(library: str, term: str, runs: int) -> tuple[dict, dict, dict]:
 
 
 # The modules of Whoosh a search of plain words uses, imported as the command line imports
-# them (no query parser: querying.whoosh_query).
+# them (no query parser: querying.build).
 _LEAN_WHOOSH = (
     "from papercli.engine import lean; lean.load(); "
     "import whoosh.index, whoosh.query, whoosh.analysis, whoosh.fields, "

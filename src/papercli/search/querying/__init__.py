@@ -8,7 +8,7 @@ saying what is wrong; and the concepts the query's words named (for the snippets
     typed_words.py     how a plain word reads: signs, punctuation, spellings, a year or venue
     rewrite.py         the query checked and rewritten into Whoosh's syntax
     bridge.py          the words that name a concept, bridged to it; Chinese runs cut
-    whoosh_query.py    the Whoosh query built from the rewritten text without the parser
+    build.py           the Whoosh query built from the rewritten text without the parser
     parse.py           the text as a Whoosh query, with what the index knows
     pasted.py          what a pasted text names whole: an id, a link, a title, a reference
 """

@@ -1,5 +1,5 @@
 """The user's text as a Whoosh query: rewritten (``rewrite``), then built directly
-(``whoosh_query``) or read by Whoosh's parser; with what the index knows.
+(``build``) or read by Whoosh's parser; with what the index knows.
 
 In: the query as typed, and the open index (its glossary, vocabulary, categories and
 words). Out: a Whoosh query, or a one-line ``UsageError``.
@@ -24,7 +24,7 @@ def parse(text: str, schema, **options):
     """A Whoosh query for *text*, or a one-line ``UsageError`` saying what is wrong
     (*options*: those of ``rewrite``)."""
     rewritten = rewrite(text, **options)
-    from .whoosh_query import build
+    from .build import build
 
     direct = build(rewritten, schema)  # (most queries: without Whoosh's parser)
     if direct is not None:
