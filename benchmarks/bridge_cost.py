@@ -46,11 +46,11 @@ gc.enable()
 from papercli.engine import lean
 lean.load()  # (as a command does when it starts)
 from papercli.store.library import Library
-from papercli.search import query as query_module
-from papercli.search.index import PaperIndex
+from papercli.search.questions import search as search_module
+from papercli.search.index.paper_index import PaperIndex
 index = PaperIndex(Library(sys.argv[1])).open()
 query, exact = sys.argv[2], sys.argv[3] == "exact"
-parse, spent = query_module.parse_query, []
+parse, spent = search_module.parse_query, []
 
 def timed(*args, **kwargs):  # (the query made: glossary, converter, bridge, Whoosh query)
     start = time.process_time()
@@ -59,9 +59,9 @@ def timed(*args, **kwargs):  # (the query made: glossary, converter, bridge, Who
     finally:
         spent.append(time.process_time() - start)
 
-query_module.parse_query = timed
+search_module.parse_query = timed
 start = time.process_time()
-hits = query_module.search(index, query, exact=exact)
+hits = search_module.search(index, query, exact=exact)
 print(json.dumps([time.process_time() - start, sum(spent), len(hits)]))
 """
 

@@ -39,8 +39,8 @@ sys.path.insert(0, str(REPO))  # run as a script: benchmarks/ is a package of th
 
 from benchmarks.literal import literal_matches, record_text, scan_queries  # noqa: E402
 from benchmarks.metrics import Summary, precision_at, relevant_ids  # noqa: E402
-from papercli.search.index import PaperIndex  # noqa: E402
-from papercli.search.query import search  # noqa: E402
+from papercli.search.index.paper_index import PaperIndex  # noqa: E402
+from papercli.search.questions.search import search  # noqa: E402
 from papercli.store.library import Library  # noqa: E402
 
 DATA = REPO / "tests" / "data"

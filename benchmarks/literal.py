@@ -14,7 +14,7 @@ import random
 import re
 from collections.abc import Iterable
 
-from papercli.search.querylang import ASKING_WORDS, OPERATORS
+from papercli.search.querying.syntax import ASKING_WORDS, OPERATORS
 from papercli.store.record import Record
 from papercli.text import STOP_WORDS
 from papercli.venues import known_venue

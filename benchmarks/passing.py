@@ -18,7 +18,7 @@ is). Rules:
 - ``result``: in a clause that reports a number (``13.01%``, ``1.4~5.4×``, ``45 倍``);
 - ``workload``: what is trained (``LLM 微调``, ``language model training``).
 
-(The rules are the search's own: ``papercli.search.aside``.) Prints, per rule, the wrong
+(The rules are the search's own: ``papercli.search.concepts.passing``.) Prints, per rule, the wrong
 and right hits it would drop on judged.yaml (which the glossary was built on) and on the
 three sets judged blind, and judged.yaml's recall and precision if the hits it calls passing
 were left out; then the same for what the search holds back (any hit, literal or bridged,
@@ -42,8 +42,10 @@ from collections import Counter
 from pathlib import Path
 
 import yaml
+from papercli.search.fit import FIT
 
-from papercli.search.aside import (
+from papercli.search.concepts.glossary import _ancestors
+from papercli.search.concepts.passing import (
     ALL_ROLES,
     NAMES,
     baseline,
@@ -53,10 +55,11 @@ from papercli.search.aside import (
     result,
     workload,
 )
-from papercli.search.fit import FIT
-from papercli.search.glossary import _ancestors
-from papercli.search.index import PaperIndex
-from papercli.search.query import Filters, list_papers, named_concepts, search
+from papercli.search.index.paper_index import PaperIndex
+from papercli.search.questions.filters import Filters
+from papercli.search.questions.listing import list_papers
+from papercli.search.questions.search import search
+from papercli.search.questions.suggest import named_concepts
 from papercli.store.library import Library
 from papercli.text.latex import latex_to_text
 from papercli.text.variants import normalize

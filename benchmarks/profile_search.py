@@ -30,10 +30,10 @@ REPO = Path(__file__).resolve().parent.parent
 # (label, file suffix, function name) of the steps inside the command
 STEPS = [
     ("settings and library location", "papercli/cli/app.py", "library"),
-    ("open the index (its imports included)", "papercli/search/index.py", "open"),
-    ("parse the query", "papercli/search/query.py", "parse_query"),
-    ("run the query, check the hits' files", "papercli/search/index.py", "run"),
-    ("snippets", "papercli/search/snippets.py", "snippet"),
+    ("open the index (its imports included)", "papercli/search/index/paper_index.py", "open"),
+    ("parse the query", "papercli/search/querying/parse.py", "parse_query"),
+    ("run the query, check the hits' files", "papercli/search/index/paper_index.py", "run"),
+    ("snippets", "papercli/search/results/snippets.py", "snippet"),
     ("print the hits", "papercli/render/__init__.py", "print_hits"),
 ]
 
@@ -59,7 +59,7 @@ def import_times(library: str, term: str, runs: int) -> tuple[dict, dict, dict]:
 
 
 # The modules of Whoosh a search of plain words uses, imported as the command line imports
-# them (no query parser: querylang._direct).
+# them (no query parser: querying.build).
 _LEAN_WHOOSH = (
     "from papercli.engine import lean; lean.load(); "
     "import whoosh.index, whoosh.query, whoosh.analysis, whoosh.fields, "

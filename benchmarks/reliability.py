@@ -27,7 +27,7 @@ PAPERS = Path(sys.executable).with_name("papers")
 # ``papers ARGS`` in this process, reporting the pools' runs on stderr when it ends.
 INGEST = """
 import atexit, sys
-import papercli.search.writer as w
+import papercli.search.index.writer as w
 from papercli.cli import main
 made, original = [], w._whoosh_writer
 def recorded(index, expected):

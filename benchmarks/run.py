@@ -49,7 +49,7 @@ CHINESE = "联邦学习"
 TRADITIONAL = "聯邦學習"  # the same words in Traditional script (OpenCC loaded to read them)
 TAG = "federated-learning"
 FLOOR_WHOOSH = (  # as the command line imports it (engine/lean.py); a query of plain
-    # words no longer needs Whoosh's query parser (querylang._direct)
+    # words no longer needs Whoosh's query parser (querying.build)
     "from papercli.engine import lean; lean.load(); import whoosh.index, whoosh.searching"
 )
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from papercli.engine import lean
 from papercli.render import Environment, print_hits, snippet_width
-from papercli.search import query
-from papercli.search.index import PaperIndex
+from papercli.search.index.paper_index import PaperIndex
+from papercli.search.questions.search import search
 from papercli.store.library import Library
 
 
@@ -24,7 +24,7 @@ def main(library: str, text: str) -> int:
     lean.load()  # as the command line imports Whoosh (this script is a program too)
     env = Environment.of_process()
     index = PaperIndex(Library(Path(library))).open()
-    hits = query.search(index, text, None, snippet_cells=snippet_width(env))
+    hits = search(index, text, None, snippet_cells=snippet_width(env))
     print_hits(env, hits, scores=True)
     return 0 if hits else 1
 

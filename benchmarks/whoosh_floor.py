@@ -28,9 +28,9 @@ import yaml
 
 def ours(library: str) -> int:
     """The floor with papers' own fields, analyzer and documents."""
-    from papercli.search.index import PaperIndex
-    from papercli.search.schema import document, make_schema
-    from papercli.search.writer import POOL_MB
+    from papercli.search.index.paper_index import PaperIndex
+    from papercli.search.index.schema import document, make_schema
+    from papercli.search.index.writer import POOL_MB
     from papercli.store.library import Library
 
     papers = PaperIndex(Library(Path(library)))

@@ -290,7 +290,7 @@ def test_records_of_finished_documents_are_parked_and_come_back_whole(
     """Between documents a Batch holds records as JSON, not objects; the RRNCO entry of the
     second seed brings the first seed's record back to life and merges into it."""
     from papercli.ingest import Batch, IngestReport, Parked
-    from papercli.search.index import PaperIndex
+    from papercli.search.index.paper_index import PaperIndex
     from papercli.store.record import Source
 
     index = PaperIndex(tmp_library).open()
@@ -319,7 +319,7 @@ def test_only_keys_the_index_holds_are_remembered(seeded_library, tmp_path):
     index does not hold: their empty answers grew with the ingest."""
     from papercli.ingest import Batch, IngestReport, Parked
     from papercli.parsers import parse_file
-    from papercli.search.index import PaperIndex
+    from papercli.search.index.paper_index import PaperIndex
     from papercli.store.merge import entry_keys
     from papercli.store.record import Source
 
@@ -355,7 +355,7 @@ def test_what_finding_a_paper_needed_is_let_go_before_indexing(tmp_library, monk
     answers or the citekeys taken; finding a paper needed them, saving does not. The keys
     it held were their hashes, not their text."""
     import papercli.ingest.pipeline as ingest_module
-    from papercli.search.index import PaperIndex
+    from papercli.search.index.paper_index import PaperIndex
 
     batches, held = [], []
 
@@ -422,7 +422,7 @@ def test_one_title_listed_many_times_is_linear_work(tmp_path):
 
 def test_a_deleted_record_ingested_again_gets_its_citation_key_back(seeded_library):
     """The index's list of keys keeps a deleted paper's key until its segment is merged."""
-    from papercli.search.index import PaperIndex
+    from papercli.search.index.paper_index import PaperIndex
 
     PaperIndex(seeded_library).open()
     seeded_library.record_path("iclr2026-muonbp").unlink()

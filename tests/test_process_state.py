@@ -62,14 +62,14 @@ import json
 from pathlib import Path
 before = state()
 from papercli.ingest import ingest
-from papercli.search import query
-from papercli.search.index import PaperIndex
+from papercli.search.questions.search import search
+from papercli.search.index.paper_index import PaperIndex
 from papercli.store.library import Library
 from papercli.export import render
 library = Library(Path({str(tmp_path / "lib")!r}))
 ingest(library, [*map(Path, {[str(p) for p in SEEDS]!r}), *sorted(Path({str(docs)!r}).glob("*.txt"))])
 index = PaperIndex(library).open()
-hits = query.search(index, "muon")
+hits = search(index, "muon")
 render("bibtex", [hit.record for hit in hits])
 print(json.dumps({{"before": before, "after": state(), "hits": len(hits),
                   "default start method": multiprocessing.get_context().get_start_method()}}))
@@ -87,7 +87,7 @@ def test_library_code_imports_whoosh_as_it_is():
     code plants nothing in sys.modules, even for a moment."""
     out = run(r"""
 import functools, json
-import papercli.search.analysis, papercli.search.index, papercli.search.query
+import papercli.search.analysis, papercli.search.index.paper_index, papercli.search.questions.search
 import whoosh.reading
 print(json.dumps({"stand-in": whoosh.reading.cached_property is functools.cached_property}))
 """)

@@ -7,7 +7,7 @@ from whoosh.codec.whoosh3 import W3Codec
 from whoosh.reading import TermNotFound
 
 from papercli.engine.codec import KEPT_ENTRIES, _TermsReader
-from papercli.search.index import PaperIndex
+from papercli.search.index.paper_index import PaperIndex
 
 
 def test_the_terms_reader_answers_every_question_as_whoosh_s(seeded_library):
@@ -67,7 +67,7 @@ def test_stored_fields_and_lengths_read_as_whooshs_codec_writes_and_reads_them(
     from whoosh import index as whoosh_index
 
     from papercli.engine.codec import PapersCodec, stored_fields_reader
-    from papercli.search.schema import document, make_schema
+    from papercli.search.index.schema import document, make_schema
 
     papers = PaperIndex(seeded_library)
     documents = []

@@ -11,8 +11,8 @@ import pytest
 
 from papercli.engine import storage
 from papercli.ingest import ingest
-from papercli.search import writer as writer_module
-from papercli.search.index import PaperIndex
+from papercli.search.index import writer as writer_module
+from papercli.search.index.paper_index import PaperIndex
 from papercli.store.library import Library
 from testing import generate_documents
 

@@ -14,8 +14,8 @@ from whoosh.writing import PostingPool
 
 from papercli.engine.codec import PapersCodec
 from papercli.engine.pool import CompactPool, install
-from papercli.search.index import PaperIndex
-from papercli.search.schema import document, make_schema
+from papercli.search.index.paper_index import PaperIndex
+from papercli.search.index.schema import document, make_schema
 from papercli.store.library import Library
 
 
@@ -120,7 +120,7 @@ def test_an_index_written_from_the_pool_is_whooshs_byte_for_byte(documents, limi
 
 
 def test_the_indexing_writers_use_the_compact_pool(seeded_library):
-    from papercli.search.writer import _whoosh_writer
+    from papercli.search.index.writer import _whoosh_writer
 
     papers = PaperIndex(seeded_library).open()
     writer = _whoosh_writer(papers, expected=1)

@@ -6,8 +6,8 @@ import pytest
 
 from papercli.engine.ranking import ranked
 from papercli.engine.unions import unions
-from papercli.search.index import PaperIndex
-from papercli.search.query import parse_query
+from papercli.search.index.paper_index import PaperIndex
+from papercli.search.querying.parse import parse_query
 from papercli.store.library import Library
 
 QUERIES = [

@@ -9,7 +9,7 @@ from whoosh.writing import SegmentWriter
 
 from papercli.engine import storage
 from papercli.engine.pool import install
-from papercli.search.schema import make_schema
+from papercli.search.index.schema import make_schema
 
 
 def _postings(k: int, n: int = 4000) -> list[tuple]:

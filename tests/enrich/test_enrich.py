@@ -19,7 +19,7 @@ from papercli.enrich import cache
 from papercli.enrich.openreview import fetch_venue
 from papercli.enrich.run import enrich
 from papercli.errors import OpenReviewError, PapersError, UsageError
-from papercli.search.index import PaperIndex
+from papercli.search.index.paper_index import PaperIndex
 from papercli.store.library import Library
 from testing import PAPERS, papers
 

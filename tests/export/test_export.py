@@ -8,8 +8,9 @@ import pytest
 
 from papercli.export import render
 from papercli.export.bibtex import DERIVED_NOTE, NO_AUTHOR_NOTE
-from papercli.search.index import PaperIndex
-from papercli.search.query import Filters, list_papers
+from papercli.search.index.paper_index import PaperIndex
+from papercli.search.questions.filters import Filters
+from papercli.search.questions.listing import list_papers
 from papercli.store.record import Record
 from testing import need_tools
 

@@ -7,8 +7,9 @@ import yaml
 from papercli.export import render
 from papercli.ingest import ingest
 from papercli.parsers import parse_bytes
-from papercli.search.index import PaperIndex
-from papercli.search.query import Filters, list_papers
+from papercli.search.index.paper_index import PaperIndex
+from papercli.search.questions.filters import Filters
+from papercli.search.questions.listing import list_papers
 from papercli.store.library import Library
 from papercli.text.latex import latex_to_text
 from testing import BUNDLED

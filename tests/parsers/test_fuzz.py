@@ -16,7 +16,7 @@ from papercli.export.latex import to_latex
 from papercli.export.markdown import inline
 from papercli.parsers import FORMATS, parse_bytes
 from papercli.parsers.shortname import from_abstract, from_summary, from_title
-from papercli.search.querylang import rewrite
+from papercli.search.querying.rewrite import rewrite
 from papercli.text.latex import latex_to_text
 
 settings.register_profile(

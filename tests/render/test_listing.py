@@ -11,8 +11,8 @@ import os
 import pytest
 
 from papercli.render import Environment, hits_json, print_json, write_hits
-from papercli.search.index import PaperIndex
-from papercli.search.query import search, search_stream
+from papercli.search.index.paper_index import PaperIndex
+from papercli.search.questions.search import search, search_stream
 
 
 class Flushes(io.StringIO):

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from papercli.render import Environment, tables
-from papercli.search.hits import Hit
+from papercli.search.results.hits import Hit
 from papercli.store.record import Record, Source
 
 

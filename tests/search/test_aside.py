@@ -1,4 +1,4 @@
-"""Concepts named only in passing (search/aside.py): the roles a mention plays, the concepts
+"""Concepts named only in passing (search/concepts/passing.py): the roles a mention plays, the concepts
 each bundled paper names so, and where a query lists those papers."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from whoosh import query
 
-from papercli.search import aside
-from papercli.search.index import PaperIndex
-from papercli.search.query import search
+from papercli.search.concepts import passing as aside
+from papercli.search.index.paper_index import PaperIndex
+from papercli.search.questions.search import search
 from testing import invoke
 
 LLM = {  # the papers judged to be about LLMs (tests/data/judged.yaml)
@@ -148,7 +148,7 @@ def test_the_cli_lists_them_and_leaves_them_out_when_asked(seeded_library):
 def test_records_reindexed_in_place_list_the_same(seeded_library):
     """A record re-indexed in place leaves its old version in its segment, deleted, until
     the segments merge: the listing is the same."""
-    from papercli.search.schema import document
+    from papercli.search.index.schema import document
     from papercli.store.library import Library
 
     index = PaperIndex(Library(seeded_library.root)).open()

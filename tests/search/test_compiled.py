@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from papercli.search.compiled import COMPILED, QueryGlossary, encode
-from papercli.search.index import PaperIndex
+from papercli.search.concepts.query_glossary import COMPILED, QueryGlossary, encode
+from papercli.search.index.paper_index import PaperIndex
 from papercli.store.library import Library
 
 COMPILED_SAMPLE = {

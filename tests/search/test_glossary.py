@@ -1,5 +1,5 @@
 """One concept, both languages, every script and spelling: the glossary's bridge and the
-one spelling given to text and queries alike (search/glossary.py, text/variants.py)."""
+one spelling given to text and queries alike (search/concepts/glossary.py, text/variants.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import shutil
 import pytest
 import yaml
 
-from papercli.search.glossary import PACKAGE_FILE
-from papercli.search.index import PaperIndex
-from papercli.search.query import search
-from papercli.search.snippets import MARK_END, MARK_START
+from papercli.search.concepts.glossary import PACKAGE_FILE
+from papercli.search.index.paper_index import PaperIndex
+from papercli.search.questions.search import search
+from papercli.search.results.marking import MARK_END, MARK_START
 from papercli.store.library import Library
 from papercli.tags.taxonomy import load_taxonomy
 from papercli.text.variants import TRADITIONAL_FILE, american, generate_traditional, normalize
@@ -222,7 +222,7 @@ def test_a_name_with_one_character_written_on_is_the_name(index, typed, name):
     """One character is no word of its own: 超参数 (the hyperparameter, as most papers write
     it) was no name of the concept whose name is 超参, which finds 超参数 inside a text; it
     found only the papers that write it, and no English one."""
-    from papercli.search.query import named_concepts
+    from papercli.search.questions.suggest import named_concepts
 
     assert ids(search(index, name))
     assert ids(search(index, typed)) == ids(search(index, name))
@@ -232,7 +232,7 @@ def test_a_name_with_one_character_written_on_is_the_name(index, typed, name):
 def test_a_name_with_one_character_on_in_another_sense_is_not_the_name(index):
     """推理时 (at inference time) is one of reasoning's exclusions: 推理 with 时 written on
     does not name reasoning."""
-    from papercli.search.query import named_concepts
+    from papercli.search.questions.suggest import named_concepts
 
     assert "reasoning" in named_concepts(index, "推理")
     assert "reasoning" not in named_concepts(index, "推理时")
@@ -245,7 +245,7 @@ def test_the_name_a_concepts_source_cites_is_one_of_its_names(index):
     (支持向量). Each title now reads as its concept, except where the title is a broader
     word or another term than the concept's (状态空间, a state space, for state-space
     models; 特征分解, which ML papers also write for a decomposition of features)."""
-    from papercli.search.query import named_concepts
+    from papercli.search.questions.suggest import named_concepts
 
     broader_or_other = {
         "自动驾驶汽车",
@@ -301,8 +301,8 @@ def test_every_concepts_id_that_holds_a_name_reads_as_the_concept(index):
     """Each id of the glossary holding one of its concept's English names (the words of
     hessian-matrix hold "Hessian"), read as words, names that concept whole: no word of
     it is left to be asked for apart. Abbreviations aside (roc-auc, iid-data)."""
-    from papercli.search.glossary import GlossaryFiles
-    from papercli.search.query import named_concepts
+    from papercli.search.concepts.glossary import GlossaryFiles
+    from papercli.search.questions.suggest import named_concepts
 
     glossary = GlossaryFiles().load()
     checked, partial = 0, []
@@ -340,7 +340,7 @@ def test_a_paper_that_writes_the_propertys_noun_ranks_first(index):
 
 def test_a_function_word_inside_a_word_is_part_of_it(index):
     """A cut that would leave a single character is no cut: 总和 (a sum), 涉及 (involve)."""
-    from papercli.search.querylang import rewrite
+    from papercli.search.querying.rewrite import rewrite
 
     glossary = index.query_glossary()
     for word in ("总和", "涉及", "参与者", "加法", "语法"):  # (a head left alone: 法 after 加)
@@ -348,7 +348,7 @@ def test_a_function_word_inside_a_word_is_part_of_it(index):
 
 
 def test_a_name_and_a_phrase_that_is_not_two_names_stay_whole(index):
-    from papercli.search.querylang import rewrite
+    from papercli.search.querying.rewrite import rewrite
 
     glossary = index.query_glossary()
     assert rewrite("大语言模型", glossary=glossary) == "(大语言模型 OR concept:llm)"
@@ -384,7 +384,7 @@ def test_a_paper_found_by_a_words_translation_only_ranks_below_those_that_write_
 def test_a_paper_found_by_a_words_translation_only_says_so(index):
     """Its snippet shows how it matched, as one found through the glossary does: 梯度 →
     gradient (it showed an English passage, with no word of the query's in it)."""
-    from papercli.search.snippets import plain
+    from papercli.search.results.marking import plain
 
     for typed, rendering in (("梯度", "gradient"), ("gradient", "梯度")):
         written = ids(search(index, typed, exact=True))
@@ -439,7 +439,7 @@ def test_a_piece_between_known_words_is_a_word_of_its_own(index):
     """量子联邦学习 (quantum federated learning) is 量子 and 联邦学习; but one character is no
     word: 协方差张量 is 协方差 (covariance) and 张量, not 协 and 方差 (variance). (协方差矩阵,
     the example before, is now a name: the covariance matrix.)"""
-    from papercli.search.querylang import rewrite
+    from papercli.search.querying.rewrite import rewrite
 
     glossary = index.query_glossary()
     assert rewrite("量子联邦学习", glossary=glossary) == (
@@ -469,7 +469,7 @@ def test_a_word_excluded_excludes_what_the_word_finds(index):
 def test_a_passage_pasted_without_spaces_is_cut_however_long(index):
     """Chinese pasted as one run of 3,200 characters: the cut recursed once a piece and
     ended in a RecursionError (an internal error, exit 70)."""
-    from papercli.search.querylang import rewrite
+    from papercli.search.querying.rewrite import rewrite
 
     glossary = index.query_glossary()
     rewritten = rewrite("训练数据" * 800, glossary=glossary)
@@ -511,7 +511,7 @@ def test_an_abbreviation_typed_in_lower_case_is_the_abbreviation(index, typed, w
 
 
 def test_an_abbreviation_that_is_also_an_english_word_is_the_word_in_lower_case(index):
-    from papercli.search.querylang import rewrite
+    from papercli.search.querying.rewrite import rewrite
 
     glossary = index.query_glossary()
     assert rewrite("clip zeros", glossary=glossary) == "clip zeros"  # (not CLIP, ZeRO)
@@ -524,7 +524,7 @@ def test_an_abbreviation_that_is_also_an_english_word_is_the_word_in_lower_case(
 def test_a_category_that_is_also_a_concepts_name_finds_both(index):
     """A digest page may head its papers with a concept's name (大语言模型): the word finds
     that category's papers and still bridges to the concept."""
-    from papercli.search.querylang import rewrite
+    from papercli.search.querying.rewrite import rewrite
 
     glossary = index.query_glossary()
     category = {"大语言模型": "大语言模型", "优化/理论": "优化/理论"}.get
@@ -569,7 +569,8 @@ def test_text_is_given_one_spelling():
 def test_a_term_is_matched_in_the_one_spelling_of_the_text():
     """A user's glossary may write a term with Greek letters, a subscript or in Traditional
     script: it is matched as the text is, in the one spelling."""
-    from papercli.search.glossary import Concept, Glossary
+    from papercli.search.concepts.concept import Concept
+    from papercli.search.concepts.glossary import Glossary
 
     glossary = Glossary([Concept("beta-vae", ["β-VAE", "ℓ_1 prior"], ["變分自編碼器"], [], "mine")])
     for text in ("a β-VAE", "a beta-VAE", "an l1 prior", "变分自编码器"):
@@ -671,7 +672,7 @@ def test_a_glossary_in_error_is_one_line_naming_the_file_and_changes_nothing(tmp
 def test_indexing_reads_the_glossary_saved_with_the_index_not_its_yaml(seeded_library, monkeypatch):
     """Reading the glossary's YAML costs ~130 ms; every command that syncs would pay it."""
     PaperIndex(seeded_library).open()
-    from papercli.search import glossary
+    from papercli.search.concepts import glossary
 
     def no_yaml(self):
         raise AssertionError("the glossary's YAML was read")
@@ -685,7 +686,7 @@ def test_indexing_reads_the_glossary_saved_with_the_index_not_its_yaml(seeded_li
 
 
 def marked(hit) -> str:
-    from papercli.search.snippets import MARK_END, MARK_START
+    from papercli.search.results.marking import MARK_END, MARK_START
 
     return hit.snippet.replace(MARK_START, "[").replace(MARK_END, "]")
 
@@ -911,7 +912,8 @@ def test_two_terms_written_once_with_their_shared_head_are_both_found(text, foun
     """ "Sample and time complexity" is sample complexity and time complexity, as
     样本和时间复杂度 is 样本复杂度 and 时间复杂度: the modifier before the conjunction and the
     head after the other make a term."""
-    from papercli.search.glossary import Coordination, GlossaryFiles
+    from papercli.search.concepts.coordination import Coordination
+    from papercli.search.concepts.glossary import GlossaryFiles
 
     coordination = Coordination(
         GlossaryFiles(user=TEST_DATA / "none.yaml").load().concepts.values()
@@ -932,7 +934,7 @@ def test_bare_tuili_bridges_to_both_its_senses(index):
     inference (running a trained model): a query keeps both senses. Besides the papers that
     write it, the bridge finds the papers on reasoning in English and NI Sampling, whose
     parallel decoding makes inference faster (its abstract is English only)."""
-    from papercli.search.query import named_concepts
+    from papercli.search.questions.suggest import named_concepts
 
     assert set(named_concepts(index, "推理")) == {"reasoning", "model-inference"}
     bridged = {h.id: h for h in search(index, "推理")}
@@ -947,7 +949,7 @@ def test_bare_tuili_bridges_to_both_its_senses(index):
 
 
 def test_a_compound_of_a_word_with_two_senses_names_its_own_sense(index):
-    from papercli.search.query import named_concepts
+    from papercli.search.questions.suggest import named_concepts
 
     expected = {
         "推理能力": {"reasoning"},
@@ -974,7 +976,7 @@ def test_no_name_is_shared_by_two_concepts_but_a_word_with_two_senses():
     other name is shared (global minimum named local minima too)."""
     from collections import defaultdict
 
-    from papercli.search.glossary import GlossaryFiles
+    from papercli.search.concepts.glossary import GlossaryFiles
     from papercli.text import fold_key
 
     glossary = GlossaryFiles(user=TEST_DATA / "none.yaml").load()
@@ -990,7 +992,7 @@ def test_no_name_is_shared_by_two_concepts_but_a_word_with_two_senses():
 
 def test_a_word_with_two_senses_names_only_known_concepts(tmp_path):
     from papercli.errors import TaxonomyError
-    from papercli.search.glossary import GlossaryFiles
+    from papercli.search.concepts.glossary import GlossaryFiles
 
     mine = tmp_path / "glossary.yaml"
     mine.write_text("version: 1\nsenses:\n  核: [kernel-method, core]\nconcepts: {}\n", "utf-8")
@@ -1003,7 +1005,7 @@ def test_a_paper_speaks_of_a_sense_of_tuili_only_in_its_own_words():
     """In a paper, 推理 is reasoning outside the compounds that mean inference, and model
     inference only in those (bare 推理 names it in a query only); statistical inference
     (变分推理) and membership inference (成员推理) are neither."""
-    from papercli.search.glossary import GlossaryFiles
+    from papercli.search.concepts.glossary import GlossaryFiles
 
     expected = {
         "推理速度比元启发式快最高45倍": {"model-inference"},
@@ -1078,7 +1080,7 @@ def test_quantify_is_not_quantization(index):
 )
 def test_a_broader_concept_must_exist_and_not_loop(tmp_path, monkeypatch, yaml_text, message):
     from papercli.errors import TaxonomyError
-    from papercli.search.glossary import GlossaryFiles
+    from papercli.search.concepts.glossary import GlossaryFiles
 
     mine = tmp_path / "glossary.yaml"
     mine.write_text("version: 1\nconcepts:\n" + yaml_text, encoding="utf-8")

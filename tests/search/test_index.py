@@ -7,8 +7,10 @@ import shutil
 
 import pytest
 
-from papercli.search.index import PaperIndex
-from papercli.search.query import Filters, list_papers, search
+from papercli.search.index.paper_index import PaperIndex
+from papercli.search.questions.filters import Filters
+from papercli.search.questions.listing import list_papers
+from papercli.search.questions.search import search
 from papercli.store.library import Library
 from testing import generate_documents
 
@@ -162,7 +164,7 @@ def test_a_search_reads_the_index_it_opened_while_a_writer_replaces_it(seeded_li
     ~870 tests). The reader reads the generation it opened, whole."""
     from whoosh import query
 
-    from papercli.search.query import parse_query
+    from papercli.search.querying.parse import parse_query
 
     index = PaperIndex(seeded_library).open()
     expected = ids(search(index, "muon"))
@@ -211,9 +213,9 @@ def test_the_parallel_writer_builds_the_same_index(tmp_path, monkeypatch):
     same answers, same vocabulary as the one-process writer."""
     import json
 
-    import papercli.search.writer as writer_module
+    import papercli.search.index.writer as writer_module
     from papercli.ingest import ingest
-    from papercli.search import query
+    from papercli.search.questions.search import search
     from papercli.store.library import Library
     from testing import SEEDS
 
@@ -251,9 +253,7 @@ def test_the_parallel_writer_builds_the_same_index(tmp_path, monkeypatch):
         "zephyrine",
         "learning",
     ):
-        scores = [
-            {h.id: round(h.score, 3) for h in query.search(ix, text)} for ix in (ix_one, ix_two)
-        ]
+        scores = [{h.id: round(h.score, 3) for h in search(ix, text)} for ix in (ix_one, ix_two)]
         assert scores[0] == scores[1] and scores[0], text  # (ties may list in another order)
     words = [json.loads((lib.index_dir / "words.json").read_text("utf-8")) for lib in (one, two)]
     assert words[0] == words[1]
@@ -306,7 +306,7 @@ def test_a_search_prints_the_same_lines_after_any_build(tmp_path, monkeypatch):
     """Equal scores are listed by id: the same lines after an ingest (papers indexed in
     the documents' order), a rebuild (in id order) and a build in two processes (in the
     order the processes took their batches)."""
-    import papercli.search.writer as writer_module
+    import papercli.search.index.writer as writer_module
     from testing import SEEDS, invoke
 
     library = str(tmp_path / "library")

@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-import papercli.search.writer as writer_module
+import papercli.search.index.writer as writer_module
 from papercli.ingest import ingest
-from papercli.search.index import PaperIndex
+from papercli.search.index.paper_index import PaperIndex
 from testing import ROOT
 
 
@@ -64,7 +64,7 @@ def test_a_piped_search_imports_only_what_it_needs(seeded_library):
     assert (
         "yaml" not in listing
         and "rich" not in listing
-        and "papercli.search.snippets" not in listing
+        and "papercli.search.results.marking" not in listing
     )
 
 
@@ -115,7 +115,7 @@ def test_a_hit_is_read_without_inflating_or_deriving_anything(seeded_library):
 
     from papercli.engine.codec import PapersCodec, _PRead
     from papercli.render import Environment, write_hits
-    from papercli.search.query import search_stream
+    from papercli.search.questions.search import search_stream
 
     index = PaperIndex(seeded_library).open()
     with index.searcher() as searcher:
@@ -144,7 +144,7 @@ def test_a_hit_is_one_unpickling_read_past_whoosh_s_schema_check(seeded_library,
 
     from whoosh.reading import SegmentReader
 
-    from papercli.search.query import search_stream
+    from papercli.search.questions.search import search_stream
 
     index = PaperIndex(seeded_library).open()
     with index.searcher() as searcher:
@@ -203,10 +203,10 @@ def test_an_unlimited_listing_gives_its_best_hits_before_ranking_every_match(
     """The first line of ``search WORD | head -1`` must not wait for Whoosh to score and
     rank every match, when there are many: the best ``FIRST`` come from a top-N search,
     the rest after it, each match once."""
-    from papercli.search import order as index_module
-    from papercli.search.order import FIRST
-    from papercli.search.order import ranked_hits as _ranked
-    from papercli.search.query import parse_query
+    from papercli.search.index import order as index_module
+    from papercli.search.index.order import FIRST
+    from papercli.search.index.order import ranked_hits as _ranked
+    from papercli.search.querying.parse import parse_query
 
     monkeypatch.setattr(index_module, "MANY", 10)  # (the 63 papers' "many")
     index = PaperIndex(seeded_library).open()
@@ -226,9 +226,9 @@ def test_an_unlimited_listing_gives_its_best_hits_before_ranking_every_match(
 def test_a_listing_of_few_matches_ranks_them_once(seeded_library):
     """Below ``MANY`` matches the top-N search skips next to nothing, and would only be
     done again by the full ranking: an unlimited listing is one search."""
-    from papercli.search.order import MANY
-    from papercli.search.order import ranked_hits as _ranked
-    from papercli.search.query import parse_query
+    from papercli.search.index.order import MANY
+    from papercli.search.index.order import ranked_hits as _ranked
+    from papercli.search.querying.parse import parse_query
 
     index = PaperIndex(seeded_library).open()
     with index.searcher() as searcher:
@@ -246,9 +246,9 @@ def test_a_library_smaller_than_many_is_ranked_without_looking_up_an_estimate(
     """An estimate looks up each term's count (a word over seven fields: seven lookups),
     and is at most the library's size: with fewer papers than ``MANY``, it is not asked
     for. The ranking is the one search, as before."""
-    from papercli.search import order as index_module
-    from papercli.search.order import ranked_hits as _ranked
-    from papercli.search.query import parse_query
+    from papercli.search.index import order as index_module
+    from papercli.search.index.order import ranked_hits as _ranked
+    from papercli.search.querying.parse import parse_query
 
     monkeypatch.setattr(index_module, "MANY", 64)  # (the library holds 63)
     index = PaperIndex(seeded_library).open()
@@ -281,7 +281,7 @@ def test_ors_are_matched_by_a_tree_and_rank_as_before(seeded_library):
     from whoosh.matching import ArrayUnionMatcher
 
     from papercli.engine.unions import unions
-    from papercli.search.query import parse_query
+    from papercli.search.querying.parse import parse_query
     from testing import TEST_DATA
 
     def matchers(m):
@@ -321,7 +321,7 @@ def test_an_or_is_matched_without_looking_up_its_clauses_sizes(seeded_library, m
     from whoosh.reading import SegmentReader
 
     from papercli.engine.unions import unions
-    from papercli.search.query import parse_query
+    from papercli.search.querying.parse import parse_query
 
     looked_up = []
     real = SegmentReader.doc_frequency
@@ -348,7 +348,7 @@ def test_an_or_is_matched_by_the_clauses_that_match_something(seeded_library):
     from whoosh.matching import NullMatcherClass, UnionMatcher
 
     from papercli.engine.unions import unions
-    from papercli.search.query import parse_query
+    from papercli.search.querying.parse import parse_query
 
     def leaves(m):
         kids = list(m.children()) if isinstance(m, UnionMatcher) else []
@@ -374,7 +374,7 @@ def test_a_term_is_looked_up_once_a_reader(seeded_library, monkeypatch):
     each up once."""
     from whoosh.filedb.filetables import HashReader
 
-    from papercli.search import query as query_module
+    from papercli.search.questions import search as search_module
 
     probed = []
     real = HashReader.ranges_for_key
@@ -386,7 +386,7 @@ def test_a_term_is_looked_up_once_a_reader(seeded_library, monkeypatch):
     index = PaperIndex(seeded_library).open()
     for text in ("训练加速", "federated learning", "大语言模型"):
         probed.clear()
-        hits = query_module.search(index, text)
+        hits = search_module.search(index, text)
         assert hits and probed, text
         counts = {}
         for table, key in probed:

@@ -7,9 +7,11 @@ from __future__ import annotations
 import pytest
 
 from papercli.errors import UsageError
-from papercli.search.index import PaperIndex
-from papercli.search.pasted import cited_titles, named_paper
-from papercli.search.query import Filters, search, select
+from papercli.search.index.paper_index import PaperIndex
+from papercli.search.querying.pasted import cited_titles, named_paper
+from papercli.search.questions.filters import Filters
+from papercli.search.questions.search import search
+from papercli.search.questions.select import select
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +57,7 @@ def test_a_reference_pasted_from_a_bibliography_finds_its_paper(index, reference
 
 
 def test_a_cited_papers_title_is_marked_as_a_found_one_is(index):
-    from papercli.search.snippets import MARK_END, MARK_START
+    from papercli.search.results.marking import MARK_END, MARK_START
 
     reference = "J. Smith and K. Lee. Convergence of Muon with Newton-Schulz. In ICLR, 2026."
     (hit,) = search(index, reference)

@@ -7,8 +7,12 @@ import re
 import pytest
 
 from papercli.errors import UsageError
-from papercli.search.index import PaperIndex
-from papercli.search.query import Filters, get_paper, list_papers, search, select, tag_counts
+from papercli.search.index.paper_index import PaperIndex
+from papercli.search.questions.filters import Filters
+from papercli.search.questions.listing import list_papers, tag_counts
+from papercli.search.questions.lookup import get_paper
+from papercli.search.questions.search import search
+from papercli.search.questions.select import select
 
 MUON = {
     "iclr2026-convergence-analysis-adaptive-optimizers-under",  # digest: Muon in the summary
@@ -163,7 +167,7 @@ def test_select_orders_by_id_and_unions_ids(index):
 
 
 def test_records_stream_lazily_and_again(index):
-    from papercli.search.hits import RecordStream
+    from papercli.search.questions.select import RecordStream
 
     stream = RecordStream(index, ["iclr2026-qzo", "iclr2026-rrnco"])
     assert len(stream) == 2
@@ -173,7 +177,7 @@ def test_records_stream_lazily_and_again(index):
 
 
 def test_suggestions_come_from_the_index_vocabulary(index):
-    from papercli.search.query import suggest
+    from papercli.search.questions.suggest import suggest
 
     assert suggest(index, "federatd") == "federated"
     assert suggest(index, "federatd learnign") == "federated learning"
@@ -184,7 +188,7 @@ def test_suggestions_come_from_the_index_vocabulary(index):
 
 
 def test_a_suggestion_is_a_known_word_for_an_unknown_one_and_finds_something(index):
-    from papercli.search.query import suggest
+    from papercli.search.questions.suggest import suggest
 
     assert suggest(index, "federatd?") == "federated?"  # (the word, not its punctuation)
     # the glossary's words are candidates too: no abstract here says "reinforcement"
@@ -202,7 +206,7 @@ def test_a_suggestion_is_a_known_word_for_an_unknown_one_and_finds_something(ind
 
 def test_the_word_no_paper_has_with_the_others_is_named(index):
     """A question typed as a sentence: no paper says "reduce" with the other words."""
-    from papercli.search.query import without_one
+    from papercli.search.questions.suggest import without_one
 
     text = "how to reduce communication in distributed training"
     assert without_one(index, text) == ("reduce", "communication distributed training", 3)
@@ -227,7 +231,7 @@ def test_the_word_no_paper_has_with_the_others_is_named(index):
 
 
 def test_similar_papers_share_key_terms_across_languages(index):
-    from papercli.search.query import similar
+    from papercli.search.questions.listing import similar
 
     paper, hits = similar(index, "iclr2026-muonbp", limit=4)
     assert paper.id == "iclr2026-muonbp"
@@ -242,7 +246,7 @@ def test_similar_papers_share_key_terms_across_languages(index):
 
 def test_search_attaches_snippets(index):
     hits = {h.id: h for h in search(index, "联邦学习")}
-    from papercli.search.snippets import plain
+    from papercli.search.results.marking import plain
 
     assert "联邦学习" in plain(hits["iclr2026-feddag"].snippet)
 
@@ -250,7 +254,7 @@ def test_search_attaches_snippets(index):
 def test_the_closest_papers_are_the_same_whatever_the_limit(index):
     """The best k of ``similar`` are the first k of its whole ranking, for every paper
     (Whoosh's block-skipping shortcut dropped real hits of these many-term queries)."""
-    from papercli.search.query import similar
+    from papercli.search.questions.listing import similar
 
     for path in sorted(index.library.papers_dir.glob("*.yaml")):
         _paper, ranking = similar(index, path.stem, 100)

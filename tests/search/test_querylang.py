@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from papercli.errors import UsageError
-from papercli.search.querylang import _keywords_of_phrase, rewrite
+from papercli.search.querying.parse import _keywords_of_phrase
+from papercli.search.querying.rewrite import rewrite
 
 
 def resolve(name):
@@ -160,7 +161,7 @@ def _shape(q):
 
 @pytest.fixture(scope="module")
 def bundled_index(seeded_template):
-    from papercli.search.index import PaperIndex
+    from papercli.search.index.paper_index import PaperIndex
     from papercli.store.library import Library
 
     return PaperIndex(Library(seeded_template)).open()
@@ -169,7 +170,7 @@ def bundled_index(seeded_template):
 def _parser(schema):
     from whoosh import qparser
 
-    from papercli.search.querylang import SEARCHED_FIELDS
+    from papercli.search.querying.syntax import SEARCHED_FIELDS
 
     parser = qparser.MultifieldParser(list(SEARCHED_FIELDS), schema, group=qparser.AndGroup)
     parser.add_plugin(qparser.FuzzyTermPlugin())
@@ -180,7 +181,7 @@ def _parser(schema):
 def _built_as_parsed(index, queries) -> int:
     """How many of *queries* are built without Whoosh's parser; each such query must be
     the one the parser makes."""
-    from papercli.search.direct import build
+    from papercli.search.querying.build import build
 
     schema, parser, made = index.ix.schema, _parser(index.ix.schema), 0
     for text in queries:
@@ -202,7 +203,7 @@ def test_plain_words_make_the_query_whooshs_parser_makes(bundled_index):
     name of the glossary and pairs of them, the query is the one the parser makes."""
     import re
 
-    from papercli.search.direct import build
+    from papercli.search.querying.build import build
 
     index = bundled_index
     schema = index.ix.schema
@@ -233,7 +234,7 @@ def test_chinese_words_make_the_query_whooshs_parser_makes(bundled_index):
     them, the query built is the one the parser makes."""
     import re
 
-    from papercli.search.direct import build
+    from papercli.search.querying.build import build
 
     index = bundled_index
     runs = set()
@@ -255,7 +256,7 @@ def test_a_built_query_copies_none_of_its_terms(bundled_index, monkeypatch):
     (a deep copy each: 49 for 训练加速)."""
     from whoosh.query import qcore
 
-    from papercli.search.direct import build
+    from papercli.search.querying.build import build
 
     copied = []
     real = qcore.Query.with_boost
@@ -272,7 +273,7 @@ def test_a_built_query_analyses_each_word_once_an_analyzer(bundled_index, monkey
     and once for the tags (训练加速's seven words were analysed 49 times, once a field)."""
     from whoosh.fields import FieldType
 
-    from papercli.search.direct import build
+    from papercli.search.querying.build import build
 
     analysed = []
     real = FieldType.process_text

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from papercli.search.index import PaperIndex
-from papercli.search.query import search
+from papercli.search.index.paper_index import PaperIndex
+from papercli.search.questions.search import search
 from papercli.store.library import Library
 from testing import BUNDLED, TEST_DATA
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from papercli.search.snippets import MARK_END, MARK_START, mark, plain, segments, snippet
+from papercli.search.results.marking import MARK_END, MARK_START, mark, plain, segments
+from papercli.search.results.snippets import snippet
 
 
 def shown(marked):
@@ -79,7 +80,7 @@ def _reference_spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
 
 def test_the_fast_span_finder_marks_exactly_what_the_analyzer_would(digest, abstracts):
     from papercli.search.analysis import tokens
-    from papercli.search.snippets import _spans
+    from papercli.search.results.marking import _spans
 
     texts = [
         t

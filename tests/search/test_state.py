@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from papercli.search import state
+from papercli.search.index import state
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ import pytest
 
 from papercli.errors import UsageError
 from papercli.search.analysis import word_parts
-from papercli.search.index import PaperIndex
-from papercli.search.query import search
+from papercli.search.index.paper_index import PaperIndex
+from papercli.search.questions.search import search
 from testing import invoke
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from papercli.search.index import PaperIndex
-from papercli.search.vocabulary import FILE, Vocabulary, words_of
+from papercli.search.index.paper_index import PaperIndex
+from papercli.search.index.vocabulary import FILE, Vocabulary, words_of
 from papercli.store.record import Record
 
 
@@ -116,7 +116,7 @@ def test_suggest_finds_every_word_within_the_distance():
 
 
 def test_a_damaged_vocabulary_file_costs_suggestions_not_a_traceback(seeded_library):
-    from papercli.search.query import suggest
+    from papercli.search.questions.suggest import suggest
 
     index = PaperIndex(seeded_library).open()
     path = seeded_library.index_dir / FILE

@@ -1,4 +1,4 @@
-"""The common words of ML texts in both languages (search/words.py): what a query asks for
+"""The common words of ML texts in both languages (search/concepts/common_words.py): what a query asks for
 beside the words typed, and what names the glossary lacks are made of."""
 
 from __future__ import annotations
@@ -7,10 +7,11 @@ import re
 
 import pytest
 
-from papercli.search import words
-from papercli.search.index import PaperIndex
-from papercli.search.query import search
-from papercli.search.snippets import plain
+from papercli.search.concepts import common_words as words
+from papercli.search.concepts.renderings import renderings
+from papercli.search.index.paper_index import PaperIndex
+from papercli.search.questions.search import search
+from papercli.search.results.marking import plain
 from papercli.store.library import Library
 
 
@@ -36,7 +37,7 @@ def test_each_word_is_a_word_of_its_own_and_no_name_of_the_glossary(index):
         assert not whole, (chinese, whole)
         assert english and all(re.fullmatch(r"[A-Za-z]+", word) for word in english), chinese
         for word in english:  # (and each rendering is read back as its word)
-            assert chinese in words.renderings(word), (chinese, word)
+            assert chinese in renderings(word), (chinese, word)
 
 
 @pytest.mark.parametrize(
@@ -57,7 +58,7 @@ def test_each_word_is_a_word_of_its_own_and_no_name_of_the_glossary(index):
     ],
 )
 def test_a_word_is_rendered_in_any_of_its_forms(typed, rendered):
-    assert words.renderings(typed) == rendered
+    assert renderings(typed) == rendered
 
 
 def test_spans_are_the_common_words_inside_a_chinese_run():
@@ -103,7 +104,7 @@ def test_the_passage_holds_each_word_where_they_stand_together(index):
     """AtteNT's first 训练 stands in 训练过程, far from its only 加速, which 加速训练 writes
     beside another 训练: in a narrow column its passage for "accelerate training" showed
     训练 alone. Each word's place is now the one closest to the others'."""
-    from papercli.search.snippets import MARK_END, MARK_START
+    from papercli.search.results.marking import MARK_END, MARK_START
 
     (hit,) = [
         h
@@ -134,8 +135,8 @@ def test_a_chinese_query_rendered_in_english_loads_no_british_spellings(seeded_t
     code = (
         "import sys\n"
         "from papercli.store.library import Library\n"
-        "from papercli.search.index import PaperIndex\n"
-        "from papercli.search.query import search\n"
+        "from papercli.search.index.paper_index import PaperIndex\n"
+        "from papercli.search.questions.search import search\n"
         "index = PaperIndex(Library(sys.argv[1])).open()\n"
         "hits = search(index, sys.argv[2])\n"
         "print(len(hits), 'breame.spelling' in sys.modules)\n"

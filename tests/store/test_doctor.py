@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from papercli.cli.app import app
 from papercli.errors import UsageError
-from papercli.search.index import PaperIndex
+from papercli.search.index.paper_index import PaperIndex
 from papercli.store.doctor import check, fix
 from papercli.store.editing import edit_record
 
@@ -415,8 +415,8 @@ def test_an_index_write_that_did_not_finish_is_named_by_the_next_command(seeded_
 
 
 def test_an_index_of_another_schema_says_which(seeded_library):
-    from papercli.search import state
-    from papercli.search.schema import SCHEMA_VERSION
+    from papercli.search.index import state
+    from papercli.search.index.schema import SCHEMA_VERSION
     from testing import invoke
 
     lib = seeded_library

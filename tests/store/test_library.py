@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from papercli.store.library import Library
+from papercli.store.library import TXN_DIR, Library
 from papercli.store.record import Record
-from papercli.store.transaction import TXN_DIR
 
 
 def _record(rid: str, title: str = "A title") -> Record:

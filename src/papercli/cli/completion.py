@@ -36,8 +36,8 @@ def complete_ids(ctx: typer.Context, incomplete: str) -> list[str]:
 
 def complete_tags(ctx: typer.Context, incomplete: str) -> list[str]:
     """Tags in the library and in the taxonomy."""
-    from ..search import query as q
-    from ..search.index import PaperIndex
+    from ..search.index.paper_index import PaperIndex
+    from ..search.questions import listing as q
     from ..tags.taxonomy import load_taxonomy
 
     tags = set(load_taxonomy().tags)

@@ -52,9 +52,9 @@ def export(
       papers export --format json --output backup.json
     """
     from .. import export as exporters
-    from ..search import query as q
-    from ..search.hits import RecordStream
-    from ..search.querylang import quoted
+    from ..search.querying.syntax import quoted
+    from ..search.questions import select as q
+    from ..search.questions.select import RecordStream
 
     session: Session = ctx.obj
     fmt = fmt or session.settings["export_format"].value

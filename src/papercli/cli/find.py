@@ -98,10 +98,12 @@ def search(
       papers search muon --ids | papers export --format bibtex -
     """
     from .. import render
-    from ..search import query as q
-    from ..search.pasted import pasted_id
-    from ..search.plain import plain_matches
-    from ..search.querylang import SHOWN, quoted
+    from ..search.querying.pasted import pasted_id
+    from ..search.querying.syntax import SHOWN, quoted
+    from ..search.questions.filters import filter_query
+    from ..search.questions.search import search_stream
+    from ..search.questions.suggest import absent_concepts, suggestion, without_one
+    from ..search.results.literal_scan import plain_matches
 
     session: Session = ctx.obj
     filters = session.filters(tag, venue=venue, year=year)
@@ -110,33 +112,33 @@ def search(
     shown, cap = session.limit(limit, json or ids)
     width = render.snippet_width(session.env)
     passing = session.passing(passing)
-    hits = q.search_stream(index, text, cap, filters, width, session.resolve_tag, exact, passing)
+    hits = search_stream(index, text, cap, filters, width, session.resolve_tag, exact, passing)
     rid = pasted_id(index, text)
     if rid:
         session.env.say(f"{rid} is a paper's id: papers show {rid} shows the paper itself")
     listed = print_listing(session, hits, shown, scores=True, json=json, ids=ids)
     if not listed:
         # "No paper" only once a literal scan agrees; then a clearly best correction is run.
-        plain = list(plain_matches(index, text, q.filter_query(filters)))
+        plain = list(plain_matches(index, text, filter_query(filters)))
         if plain:
             n = "1 paper holds" if len(plain) == 1 else f"{len(plain)} papers hold"
             session.env.say(f"no paper has {quoted(text)} as words; {n} it as plain text")
             print_listing(session, iter(plain), shown, scores=False, json=json, ids=ids)
             return
-        better, clear = q.suggestion(index, text, filters) or (None, False)
+        better, clear = suggestion(index, text, filters) or (None, False)
         if better and clear:
             session.env.say(
                 f"no paper matches {quoted(text)}; showing results for {quoted(better)}"
             )
-            hits = q.search_stream(
+            hits = search_stream(
                 index, better, cap, filters, width, session.resolve_tag, exact, passing
             )
             print_listing(session, hits, shown, scores=True, json=json, ids=ids)
             return
-        absent = q.absent_concepts(index, text)
+        absent = absent_concepts(index, text)
         why = f": no paper here speaks of {' or '.join(absent)}" if absent else ""
         hint = f". Did you mean: {better.rstrip('?')}?" if better and len(better) <= SHOWN else ""
-        partial = None if hint or absent else q.without_one(index, text, filters)
+        partial = None if hint or absent else without_one(index, text, filters)
         if partial and len(partial[1]) <= SHOWN:
             word, rest, n = partial
             found = "1 paper matches" if n == 1 else f"{n} papers match"
@@ -158,7 +160,7 @@ def similar(
     Example:
       papers similar iclr2026-muonbp
     """
-    from ..search import query as q
+    from ..search.questions import listing as q
 
     session: Session = ctx.obj
     paper, hits = q.similar(session.index(), paper_id, limit)
@@ -188,7 +190,7 @@ def list_(
       papers list --tag 联邦学习 --year 2026
       papers list --tag muon --tag adam --any --json
     """
-    from ..search import query as q
+    from ..search.questions import listing as q
 
     session: Session = ctx.obj
     filters = session.filters(tag, any_tag, venue, year)
@@ -217,7 +219,7 @@ def show(
       papers show "Convergence of Muon with Newton-Schulz"   (a title, pasted)
     """
     from .. import render
-    from ..search import query as q
+    from ..search.questions import lookup as q
 
     session: Session = ctx.obj
     hit = q.get_paper(session.index(), paper_id)
@@ -243,7 +245,7 @@ def stats(
       papers stats --json
     """
     from .. import render
-    from ..search import query as q
+    from ..search.questions import listing as q
 
     session: Session = ctx.obj
     overview = q.stats(session.index())

@@ -95,7 +95,7 @@ def index(
       papers index
       papers index --rebuild
     """
-    from ..search.index import PaperIndex
+    from ..search.index.paper_index import PaperIndex
 
     session: Session = ctx.obj
     library = session.library()
@@ -119,7 +119,7 @@ def edit(ctx: typer.Context, paper_id: PaperArg) -> None:
     Example:
       EDITOR=nano papers edit iclr2026-rrnco
     """
-    from ..search import query as q
+    from ..search.questions import lookup as q
     from ..store.editing import edit_record
 
     session: Session = ctx.obj

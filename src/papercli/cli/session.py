@@ -89,8 +89,8 @@ class Session:
 
     def index(self):
         """The library's index, up to date; skipped records are warned about."""
-        from ..search.glossary import GlossaryFiles
-        from ..search.index import PaperIndex
+        from ..search.concepts.glossary import GlossaryFiles
+        from ..search.index.paper_index import PaperIndex
 
         glossary = GlossaryFiles(taxonomy=self.settings["taxonomy"].value)
         self._index = PaperIndex(self.library(), glossary).open(progress=self.env.progress)
@@ -116,8 +116,8 @@ class Session:
         return NothingFound(what + (f" (filters: {active})" if active else ""))
 
     def filters(self, tags=None, any_tag: bool = False, venue=None, year: str | None = None):
-        from ..search.query import Filters, resolve_tags
-        from ..search.querylang import year_bounds
+        from ..search.querying.syntax import year_bounds
+        from ..search.questions.filters import Filters, resolve_tags
 
         tags = resolve_tags(tags or (), self.taxonomy if tags else None)
         years = year_bounds(year, "--year ") if year is not None else None

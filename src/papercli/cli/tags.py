@@ -30,7 +30,7 @@ def tags(
       papers tags --all --json
     """
     from .. import render
-    from ..search import query as q
+    from ..search.questions import listing as q
 
     session: Session = ctx.obj
     taxonomy = session.taxonomy

@@ -134,8 +134,8 @@ def _chosen(library: Library, ids: list[str] | None, report: EnrichReport) -> li
             except RecordError as exc:
                 report.skipped.append(str(exc))
         return records
-    from ..search.index import PaperIndex
-    from ..search.query import get_paper
+    from ..search.index.paper_index import PaperIndex
+    from ..search.questions.lookup import get_paper
 
     index = PaperIndex(library).open()
     chosen = dict.fromkeys(get_paper(index, rid).id for rid in ids)
@@ -170,7 +170,7 @@ def _decide(outcome: Outcome, record: Record, matcher: Matcher) -> None:
 def _write(library: Library, report: EnrichReport) -> None:
     """Everything or nothing: each record is read again under the lock (it may have been
     edited since it was matched) and its changes computed again; then the cache."""
-    from ..search.index import PaperIndex
+    from ..search.index.paper_index import PaperIndex
 
     with library.lock():
         index = PaperIndex(library).open()

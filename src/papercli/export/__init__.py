@@ -1,7 +1,8 @@
 """Exporters: one module per output format.
 
-In: records, one at a time (``search.hits.RecordStream``). Out: text, as a generator of
-chunks (``chunks(records, **options)``): an export of any size is written as it is made.
+In: records, one at a time (``search.questions.select.RecordStream``). Out: text, as a
+generator of chunks (``chunks(records, **options)``): an export of any size is written as
+it is made.
 
     markdown   GitHub-flavoured Markdown: an index table and a section per paper
     bibtex     BibTeX in ASCII with LaTeX escapes, for classic bibtex
@@ -76,7 +77,7 @@ def _inert(value):
 
 def chunks(fmt: str, records, advance=None) -> Iterator[str]:
     """The export as a stream of text pieces. *records* must be sized and iterable more
-    than once (a list, or ``index.RecordStream``, which reads records lazily)."""
+    than once (a list, or ``select.RecordStream``, which reads records lazily)."""
     module, options = FORMATS[fmt]
     exporter = importlib.import_module(f"{__name__}.{module}")
     return exporter.chunks(_Counted(records, advance, fmt not in COMPLETE), **options)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..errors import DocumentError
 from ..parsers import Entry, parse_bytes
-from ..search.index import PaperIndex
+from ..search.index.paper_index import PaperIndex
 from ..store import ids
 from ..store.library import Library
 from ..store.merge import (

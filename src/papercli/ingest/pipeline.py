@@ -11,7 +11,7 @@ from typing import BinaryIO
 
 from ..parsers import STDIN, parse_bytes, parse_file, parse_stream
 from ..progress import Progress, quiet
-from ..search.index import PaperIndex
+from ..search.index.paper_index import PaperIndex
 from ..store.library import Library
 from ..store.record import Source
 from ..tags.tagging import apply_tags, auto_tags, keep_keywords

@@ -24,7 +24,7 @@ from ..text import UNTITLED, escaped_json, terminal_safe
 from .environment import TERMINAL_LIMIT, Environment
 
 if TYPE_CHECKING:  # (importing the index here would load it for `papers --help`)
-    from ..search.hits import Hit
+    from ..search.results.hits import Hit
     from ..store.record import Record
 
 __all__ = ["TERMINAL_LIMIT", "Environment"]
@@ -50,7 +50,7 @@ def hits_json(hits: Iterable[Hit], scores: bool) -> list[dict]:
 
 def hit_json(hit: Hit, scores: bool) -> dict:
     """A hit as ``--json`` shows it: the record, with its score and snippet for a search."""
-    from ..search.snippets import plain
+    from ..search.results.marking import plain
 
     data = dict(hit.data)
     if scores:
@@ -124,7 +124,7 @@ def print_hits(env: Environment, hits: list[Hit], scores: bool, footer: str | No
 def _plain_line(hit: Hit, scores: bool) -> str:
     """``id [score] venue year tags title [snippet]``, from the stored record as it is
     (no Record is built: a piped listing of 38,000 hits spent a fifth of its time there)."""
-    from ..search.snippets import plain
+    from ..search.results.marking import plain
 
     data = hit.data
     cols = [hit.id] + ([f"{hit.score or 0:.3f}"] if scores else [])

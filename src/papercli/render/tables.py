@@ -16,8 +16,8 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from ..search.hits import Hit
-from ..search.snippets import segments
+from ..search.results.hits import Hit
+from ..search.results.marking import segments
 from ..text import UNTITLED, UNTITLED_NOTE, terminal_safe
 from . import wrap
 from .environment import Environment

@@ -25,7 +25,7 @@
   ``l1``) are left as they are.
 
 Whoosh pickles the analyzer into the index schema, so every class and function used here
-must stay importable under its name; ``SCHEMA_VERSION`` in ``index`` changes when they do.
+must stay importable under its name; ``SCHEMA_VERSION`` in ``index.schema`` changes when they do.
 """
 
 from __future__ import annotations
@@ -96,11 +96,11 @@ OWN_STEMS = {
 
 @cache
 def _american_as_written() -> frozenset[str]:
-    """The English renderings of the common words (``words.WORDS``), spelt the American way
-    as written (a test checks each): a Chinese query's renderings (训练加速: training,
-    acceleration, speedup) need not load breame's 1,730 British spellings, which a Chinese
-    ``--exact`` query never loads (2.6-3.0 ms, ``-X importtime``)."""
-    from .words import WORDS
+    """The English renderings of the common words (``concepts.common_words.WORDS``), spelt
+    the American way as written (a test checks each): a Chinese query's renderings (训练加速:
+    training, acceleration, speedup) need not load breame's 1,730 British spellings, which
+    a Chinese ``--exact`` query never loads (2.6-3.0 ms, ``-X importtime``)."""
+    from .concepts.common_words import WORDS
 
     return frozenset(word.lower() for english in WORDS.values() for word in english)
 
@@ -152,7 +152,7 @@ class HyphenJoinFilter(Filter):
     (``multimodal``) at the same position: a query for either spelling finds both, and a
     phrase through it still runs (``multimodal learning``). A number at its head is
     written both ways (``two-layer``: ``twolayer`` and ``2layer``). Queries are left alone:
-    ``querylang`` asks for both spellings of a hyphenated query word."""
+    ``querying.typed_words`` asks for both spellings of a hyphenated query word."""
 
     def __eq__(self, other):
         return other is not None and self.__class__ is other.__class__

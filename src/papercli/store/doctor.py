@@ -22,8 +22,7 @@ from dataclasses import dataclass
 
 from ..errors import IndexDamaged, PapersError, RecordError
 from .files import Stamp
-from .library import Library
-from .transaction import TXN_DIR
+from .library import TXN_DIR, Library
 
 
 @dataclass
@@ -42,7 +41,8 @@ def heal(library: Library) -> tuple[list[str], list[str]]:
     """Bring the index up to date, as any command would first. Returns what that repaired
     (an index damaged, or left unfinished by a killed command) and what it noted (an index
     built where there was none: a library cloned without one lacks nothing)."""
-    from ..search.index import MISSING, PaperIndex
+    from ..search.index.folder import MISSING
+    from ..search.index.paper_index import PaperIndex
 
     if not library.papers_dir.exists():
         return [], []
@@ -156,12 +156,12 @@ def _reason(message: str) -> str:
 
 
 def _index_problems(library: Library, stamps: dict[str, list[int]]) -> list[Problem]:
-    from ..search.schema import SCHEMA_VERSION
+    from ..search.index.schema import SCHEMA_VERSION
 
     index_dir = library.index_dir
     if not stamps and not _read_object(index_dir / "stamps.json"):
         return []  # an empty library needs no index (and nothing is indexed)
-    from ..search import state as index_state
+    from ..search.index import state as index_state
 
     saved = index_state.read(index_dir, "state.json")
     indexed = index_state.read(index_dir, "stamps.json")
@@ -188,7 +188,7 @@ def _index_problems(library: Library, stamps: dict[str, list[int]]) -> list[Prob
 def _unreadable(library: Library) -> list[Problem]:
     """Every stored record, term and posting of the index read once (random bytes in a
     segment file pass every other check)."""
-    from ..search.index import PaperIndex
+    from ..search.index.paper_index import PaperIndex
 
     try:
         PaperIndex(library).open(refresh=False).verify()
@@ -212,7 +212,7 @@ def _n(items: list, noun: str) -> str:
 
 def fix(library: Library, problems: list[Problem]) -> list[str]:
     """Repair the fixable problems; return what was done."""
-    from ..search.index import PaperIndex
+    from ..search.index.paper_index import PaperIndex
 
     done = []
     if any(p.kind == "lock file" and p.fixable for p in problems):

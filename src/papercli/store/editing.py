@@ -106,7 +106,7 @@ def _read(path: Path) -> bytes | None:
 
 def _save(library: Library, path: Path, original: bytes, edited: bytes, scratch: Path) -> None:
     """Write *edited* over *path* unless the file changed meanwhile, and re-index it."""
-    from ..search.index import PaperIndex
+    from ..search.index.paper_index import PaperIndex
 
     with library.lock():
         if path.read_bytes() != original:

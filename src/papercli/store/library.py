@@ -39,6 +39,7 @@ class Library:
         self._papers_prefix = f"{self.papers_dir}{os.sep}"
         self.sources_dir = self.root / "sources"
         self.index_dir = self.root / ".index"
+        self.txn_dir = self.root / TXN_DIR
         self.lock_file = self.root / ".lock"
         self._lock = None
         self.on_wait: Callable[[], None] | None = None  # told when the lock is busy
@@ -97,12 +98,12 @@ class Library:
         Costs two ``stat`` calls when there is nothing to do. Runs only when no other
         process holds the write lock (a live writer's transaction is not an orphan).
         """
-        if not (self.root / TXN_DIR).exists() and not (self.root / PENDING).exists():
+        if not self.txn_dir.exists() and not (self.root / PENDING).exists():
             return None
         with self.try_lock() as locked:
             if not locked:
                 return None
-            done = [self.transaction().recover()] if (self.root / TXN_DIR).exists() else []
+            done = [self.transaction().recover()] if self.txn_dir.exists() else []
             copies = self.clean_pending()
             if copies:
                 noun = "copy" if copies == 1 else "copies"

@@ -4,20 +4,25 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..errors import interruption
 from .files import Stamp, atomic_write, fsync_dir, safe_file_name
-from .library import TXN_DIR
 from .record import ID_RE, Record
 from .yamlio import dump_yaml
 
-if TYPE_CHECKING:
-    from .library import Library
-
-__all__ = ["TXN_DIR", "Transaction"]
-
 SYNC_EACH_FILE_UP_TO = 64  # larger batches flush with one os.sync() instead of an fsync each
+
+
+class Folders(Protocol):
+    """What a transaction needs of a library (``library.Library``): where it journals,
+    where records and document copies land, and a record's file."""
+
+    txn_dir: Path
+    papers_dir: Path
+    sources_dir: Path
+
+    def record_path(self, rid: str) -> Path: ...
 
 
 class Transaction:
@@ -36,9 +41,9 @@ class Transaction:
     mtime, so ``stamp`` tells, before the commit, the stamp the record file will have.
     """
 
-    def __init__(self, library: Library) -> None:
+    def __init__(self, library: Folders) -> None:
         self.library = library
-        self.dir = library.root / TXN_DIR
+        self.dir = library.txn_dir
         self.staged = self.dir / "new"
         self.staged_sources = self.dir / "sources"
         self.names: dict[str, None] = {}  # staged record file names, in order (a set)

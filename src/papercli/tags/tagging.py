@@ -92,7 +92,7 @@ class RetagReport:
 
 def retag(library: Library, taxonomy: Taxonomy, progress: Progress = quiet) -> RetagReport:
     """Recompute every record's automatic tags with *taxonomy*; the user's edits stay."""
-    from ..search.index import PaperIndex
+    from ..search.index.paper_index import PaperIndex
 
     report = RetagReport()
     with library.lock():
@@ -121,8 +121,8 @@ def edit_tags(
 ) -> list[tuple[Record, bool, list[str]]]:
     """``papers tag``: apply the same edit to several papers, all or none (unknown ids fail).
     Returns each record, whether its tags changed, and the tags to remove it did not have."""
-    from ..search.index import PaperIndex
-    from ..search.query import get_paper
+    from ..search.index.paper_index import PaperIndex
+    from ..search.questions.lookup import get_paper
 
     remove = list(remove)
     with library.lock():

@@ -1,6 +1,6 @@
 """The Whoosh query a rewritten query stands for, built without Whoosh's parser.
 
-In: the query as ``querylang.rewrite`` writes it, in the part of Whoosh's syntax it
+In: the query as ``rewrite.rewrite`` writes it, in the part of Whoosh's syntax it
 writes for plain words: words (``muon``, ``联邦学习``), a word's weight (``加速^0.05``),
 concepts (``concept:muon``), a name's words together (``"federated learning"~1``),
 parentheses, and ``AND`` or ``OR`` between the items of a group. Out: the
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from .querylang import SEARCHED_FIELDS, TEXT_FIELDS
+from .syntax import SEARCHED_FIELDS, TEXT_FIELDS
 
 _TOKEN_RE = re.compile(r'\(|\)|"[^"]*"~\d+|[^\s()"]+|\S')
 _WORD_RE = re.compile(r"(\w+)(?:\^(\d+(?:\.\d+)?))?")  # (letters, digits, Chinese)

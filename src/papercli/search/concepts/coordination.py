@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..text import CJK_RE, has_cjk
+from ...text import CJK_RE, has_cjk
 
 
 class Coordination:

@@ -19,7 +19,7 @@ from bisect import bisect_left
 from collections import Counter
 from pathlib import Path
 
-from ..store.record import Record
+from ...store.record import Record
 
 FILE = "words.json"
 # How much more frequent the likeliest correction must be than the next to be run in the
@@ -119,7 +119,7 @@ class Vocabulary:
 def _clear(ranked: list[tuple[int, str]]) -> bool:
     """Whether the first word of *ranked* (count, word), with the other forms of its stem,
     is ``CLEAR`` times as frequent as any other stem's words."""
-    from .analysis import stem_latin
+    from ..analysis import stem_latin
 
     stems: dict[str, int] = {}
     for count, word in ranked:

@@ -19,7 +19,7 @@ import re
 import time
 from pathlib import Path
 
-from ..store.files import atomic_write
+from ...store.files import atomic_write
 
 
 def read(folder: Path, name: str) -> dict:

@@ -7,12 +7,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
 
-from ..store.record import Record, derived_label
-
-if TYPE_CHECKING:
-    from .index import PaperIndex
+from ...store.record import Record, derived_label
 
 
 @dataclass
@@ -21,7 +17,7 @@ class Hit:
     data: dict  # the record as stored (Record.to_dict(), unpickled with the stored fields)
     plain: dict[str, str] = field(default_factory=dict)  # readings that differ from the text
     score: float | None = None
-    snippet: str | None = None  # why it matched, with marks (see ``snippets``)
+    snippet: str | None = None  # why it matched, with marks (see ``snippets``, ``marking``)
     terms: frozenset[str] = frozenset()  # the query's words, to mark in the title
     concepts_json: str = ""  # concept -> the paper's words, as stored (read when asked)
     docnum: int | None = None  # its number in the searcher that found it (streamed hits)
@@ -37,7 +33,7 @@ class Hit:
     def title_marked(self) -> str | None:
         """The title with the query's words marked (None: none in it); made when a table
         asks for it, not for a piped line, which shows no marks."""
-        from .snippets import mark
+        from .marking import mark
 
         return mark(self.text("title") or "", self.terms)
 
@@ -70,22 +66,3 @@ def hit_from(fields: dict, score: float | None = None) -> Hit:
     hit.concepts_json = fields["concepts"]
     hit.derived = fields["label"] or None
     return hit
-
-
-class RecordStream:
-    """Records by id, read from the index one at a time each time it is iterated: an
-    export of the whole library never holds every record in memory."""
-
-    def __init__(self, index: PaperIndex, ids: list[str]) -> None:
-        self.index = index
-        self.ids = ids
-
-    def __len__(self) -> int:
-        return len(self.ids)
-
-    def __iter__(self):
-        with self.index.searcher() as searcher:
-            for rid in self.ids:
-                fields = searcher.document(id=rid)
-                if fields:
-                    yield Record.from_dict(fields["data"], rid)

@@ -1,7 +1,7 @@
 """The glossary's bridge in a query: which of its words name a concept, and how a Chinese
 word run together with others is cut.
 
-In: the query's plain words as ``querylang.rewrite`` leaves them (the common words it left
+In: the query's plain words as ``rewrite.rewrite`` leaves them (the common words it left
 out noted as gaps), and the compiled glossary (``QueryGlossary``). Out: the words in Whoosh
 syntax, each run that names a concept as ``((its words) OR concept:id)`` (``_named``: the
 concept adds papers to the words', never takes one away), and *bridges* (concept id ->
@@ -12,7 +12,7 @@ runs its words together: a word made of names and common words (大模型微调,
 联邦学习框架), or of words around the particles and question words run into them
 (大模型的强化学习, 如何微调大模型), is the phrase as written or its pieces each, and a name
 with a head noun written on is the name (收敛性 is 收敛, 车辆路径问题 is 车辆路径). A common
-word, no name, is asked for in both languages (梯度 or gradient: ``words.WORDS``), and an
+word, no name, is asked for in both languages (梯度 or gradient: ``common_words.WORDS``), and an
 abbreviation typed in lower case is the abbreviation (fl: FL).
 """
 
@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import re
 
-from ..text import CJK_CLASS, CJK_RE
-from . import words as common
-from .querylang import CHINESE_FUNCTION_WORDS
+from ...text import CJK_CLASS, CJK_RE
+from ..concepts import common_words as common
+from ..concepts.renderings import renderings
+from .syntax import CHINESE_FUNCTION_WORDS
 
 
 def bridge(
@@ -63,7 +64,7 @@ def bridge(
 def _bridge_run(
     words: list[str], glossary, bridges: dict, gaps: list[list[str]]
 ) -> list[tuple[str, int, int]]:
-    from ..text.variants import american_as_typed, normalize
+    from ...text.variants import american_as_typed, normalize
 
     words = [normalize(w) for w in words]  # (聯邦學習, ＧＲＰＯ: as indexed)
     # The words, each after the common words left out before it (``in context learning``,
@@ -208,13 +209,13 @@ def _names(word: str, glossary) -> list[str]:
 # the vehicle routing problem, 收敛性 convergence, 优化器 what optimizes, 梯度下降法 gradient
 # descent: the name most textbooks give it, which found nothing, as the papers write
 # 梯度下降). A head that says more (联邦学习框架, a framework) is a word of the query
-# (``words.WORDS``).
+# (``common_words.WORDS``).
 _HEADS = ("问题", "性", "器", "法")
 
 
 def _headless(word: str) -> str | None:
     """*word* without the head noun it ends with, if two characters or more are left and
-    the head is no end of a common word (the 法 of 方法, a method: ``words.WORDS``)."""
+    the head is no end of a common word (the 法 of 方法, a method: ``common_words.WORDS``)."""
     for head in _HEADS:
         if (
             word.endswith(head)
@@ -234,19 +235,20 @@ TRANSLATED = "word:"  # (a key of *bridges* for a rendering, beside the concepts
 
 
 def in_both_languages(word: str, bridges: dict) -> str:
-    """*word*, or it and its rendering in the other language (a common word: ``words.WORDS``),
-    noted in *bridges* as ``TRANSLATED`` + the rendering -> *word* (for the snippet's
-    arrow: 梯度 → gradient). A property's noun (稳定性, stability: a word and 性) is also
-    the word it is made from (稳定), as English stems "smoothness" to "smooth": 光滑性
-    found no paper that writes 高阶光滑 (highly smooth), 训练稳定性 none that writes 稳定训练."""
+    """*word*, or it and its rendering in the other language (a common word:
+    ``common_words.WORDS``), noted in *bridges* as ``TRANSLATED`` + the rendering -> *word*
+    (for the snippet's arrow: 梯度 → gradient). A property's noun (稳定性, stability: a
+    word and 性) is also the word it is made from (稳定), as English stems "smoothness" to
+    "smooth": 光滑性 found no paper that writes 高阶光滑 (highly smooth), 训练稳定性 none
+    that writes 稳定训练."""
     if word.endswith("性") and len(word) >= 3 and _CHINESE_WORD_RE.fullmatch(word):
         return f"({word} OR {in_both_languages(word[:-1], bridges)})"
-    renderings = common.renderings(word)
-    if not renderings:
+    rendered = renderings(word)
+    if not rendered:
         return word
-    for rendering in renderings:
+    for rendering in rendered:
         bridges.setdefault(TRANSLATED + rendering, word)
-    return f"({word} OR {' OR '.join(f'{r}^{TRANSLATION_BOOST}' for r in renderings)})"
+    return f"({word} OR {' OR '.join(f'{r}^{TRANSLATION_BOOST}' for r in rendered)})"
 
 
 def _each(pieces: list[tuple[str, list[str]]], bridges: dict) -> str:
@@ -261,7 +263,7 @@ def _each(pieces: list[tuple[str, list[str]]], bridges: dict) -> str:
 
 
 # A run of Chinese is cut at the function words written together with its words (的, 和,
-# 基于, 如何, 论文: ``querylang.CHINESE_FUNCTION_WORDS``), only outside the glossary's names
+# 基于, 如何, 论文: ``syntax.CHINESE_FUNCTION_WORDS``), only outside the glossary's names
 # and only where each piece keeps two characters: 总和 (a sum) and 涉及 (involve) stay whole.
 _FUNCTION_RE = re.compile("|".join(map(re.escape, CHINESE_FUNCTION_WORDS)))
 
@@ -269,7 +271,7 @@ _FUNCTION_RE = re.compile("|".join(map(re.escape, CHINESE_FUNCTION_WORDS)))
 def _around_function_words(word: str, glossary) -> list[str] | None:
     """The pieces of a Chinese *word* around its function words (大模型的强化学习: 大模型,
     强化学习); None when there is no such cut."""
-    from ..text import has_cjk
+    from ...text import has_cjk
 
     if not has_cjk(word):
         return None
@@ -291,7 +293,7 @@ _LONGEST_OTHER = 12
 
 
 def _compound(word: str, glossary) -> list[tuple[str, list[str]]] | None:
-    """A Chinese word that is the glossary's names and common words (``words.WORDS``) written
+    """A Chinese word that is the glossary's names and common words (``common_words.WORDS``) written
     together, as Chinese is, without a space, as its pieces with the concepts each names:
     大模型微调 is 大模型 and 微调, 大模型训练 大模型 and 训练 (training), 量子联邦学习 量子
     and 联邦学习. Between two such words, or before or after one, a piece of two letters or
@@ -300,7 +302,7 @@ def _compound(word: str, glossary) -> list[tuple[str, list[str]]] | None:
     the fewest and longest of them. None for a word that is not two pieces or more."""
     from bisect import bisect_left, bisect_right
 
-    from ..text import has_cjk
+    from ...text import has_cjk
 
     if len(word) < 3 or not has_cjk(word):
         return None

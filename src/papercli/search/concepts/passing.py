@@ -112,7 +112,7 @@ def passing(places: list[tuple[str, str, int, int]], roles=ALL_ROLES) -> bool:
 def aside(glossary, texts: dict[str, str], found: dict[str, str]) -> list[str]:
     """The concepts of *found* (id -> words, ``Glossary.find``) that *texts* (field ->
     plain text) name only in passing, with the narrower concepts found for each."""
-    from ..tags.taxonomy import word_set
+    from ...tags.taxonomy import word_set
 
     tags, broader = glossary.tags, glossary.broader_map
     order = sorted(texts, key=lambda name: name not in NAMES)  # (a name first: never passing)

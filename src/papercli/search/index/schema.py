@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 
-from ..store.files import Stamp
-from ..store.links import link_keys
-from ..store.merge import record_keys
-from ..store.record import Record
-from ..text import strip_controls
-from ..text.latex import latex_to_text
+from ...store.files import Stamp
+from ...store.links import link_keys
+from ...store.merge import record_keys
+from ...store.record import Record
+from ...text import strip_controls
+from ...text.latex import latex_to_text
 
 # Index schema versions: 9: stored plain readings; 10: analyzer pickled as papercli.search.analysis
 # 11: the glossary's concepts; 12: one spelling (NFKC, Simplified Chinese, American English)
@@ -49,7 +49,7 @@ PARTS_BOOST = 0.5
 def make_schema():
     from whoosh import fields
 
-    from .analysis import bilingual_analyzer, parts_analyzer
+    from ..analysis import bilingual_analyzer, parts_analyzer
 
     analyzer = bilingual_analyzer()
 
@@ -67,7 +67,9 @@ def make_schema():
         keyword=text(2.0),
         tag=fields.KEYWORD(commas=True, lowercase=True, scorable=True, field_boost=2.0),
         concept=fields.KEYWORD(commas=True, scorable=True, field_boost=CONCEPT_BOOST),
-        aside=fields.KEYWORD(commas=True),  # the concepts named only in passing (aside.py)
+        aside=fields.KEYWORD(
+            commas=True
+        ),  # the concepts named only in passing (concepts/passing.py)
         abstract=text(1.0),
         summary=text(1.0),
         parts=fields.TEXT(analyzer=parts_analyzer(), phrase=False, field_boost=PARTS_BOOST),

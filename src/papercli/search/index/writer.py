@@ -14,16 +14,16 @@ from collections.abc import Iterator
 from functools import partial
 from typing import TYPE_CHECKING
 
-from ..progress import Progress, quiet
-from ..store.files import Stamp, atomic_write
-from ..store.record import Record
+from ...progress import Progress, quiet
+from ...store.files import Stamp, atomic_write
+from ...store.record import Record
 from . import state
 from .schema import SCHEMA_VERSION, document, record_document
 from .vocabulary import FILE as VOCABULARY_FILE
 from .vocabulary import Vocabulary, words_of
 
 if TYPE_CHECKING:
-    from .index import PaperIndex
+    from .folder import IndexFolder
 
 PARALLEL_FROM = 1000  # records in one write before a second indexing process pays off
 POOL_MB = 32  # the posting pool of each indexing process (MB; see pool.CompactPool)
@@ -33,7 +33,7 @@ class Writer:
     """Changes to the index within ``open_writer``; keeps the stamp list and the
     vocabulary (see ``vocabulary``) in step."""
 
-    def __init__(self, index: PaperIndex, whoosh_writer, stamps: dict, clear: bool) -> None:
+    def __init__(self, index: IndexFolder, whoosh_writer, stamps: dict, clear: bool) -> None:
         self.index = index
         self.whoosh = whoosh_writer
         self.stamps = stamps
@@ -91,7 +91,7 @@ class Writer:
 
 @contextlib.contextmanager
 def open_writer(
-    index: PaperIndex,
+    index: IndexFolder,
     expected: int,
     papers_dir=None,
     clear: bool = False,
@@ -107,7 +107,7 @@ def open_writer(
     *clear* starts the index afresh, yet the old one stays whole and searchable until the
     new one commits (Whoosh drops every old segment in that same commit): an interrupted
     rebuild leaves the index as it was, not empty."""
-    from ..engine.storage import discard_leftovers
+    from ...engine.storage import discard_leftovers
 
     stamps = {} if clear else state.read(index.dir, "stamps.json")
     state.begin_write(index.dir)  # (ended once the state below describes the index)
@@ -138,7 +138,7 @@ def open_writer(
     if writer.papers_dir is not None:
         saved["papers_dir"] = writer.papers_dir
     index.saved_categories = None  # (read from the index just committed)
-    index.saved_categories = sorted(index.categories())  # (what a query names: querylang)
+    index.saved_categories = sorted(index.categories())  # (what a query names: querying.rewrite)
     saved.update(
         version=SCHEMA_VERSION,
         invalid=index.invalid,
@@ -150,14 +150,14 @@ def open_writer(
     state.end_write(index.dir)
 
 
-def _whoosh_writer(index: PaperIndex, expected: int):
+def _whoosh_writer(index: IndexFolder, expected: int):
     """Whoosh's own writer, or from ``PARALLEL_FROM`` upserts on (and with two cores), the
     two-process one."""
-    from ..engine.codec import PapersCodec
-    from ..engine.pool import install
+    from ...engine.codec import PapersCodec
+    from ...engine.pool import install
 
     if expected >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
-        from ..engine.parallel import ParallelWriter
+        from ...engine.parallel import ParallelWriter
 
         # limitmb: the postings each process holds (``pool.CompactPool``) before it writes
         # a run to disk: POOL_MB keeps the memory of a 100k ingest bounded, and writing and
@@ -175,10 +175,10 @@ def _whoosh_writer(index: PaperIndex, expected: int):
     return install(writer, POOL_MB)
 
 
-def discard_partial(index: PaperIndex) -> None:
+def discard_partial(index: IndexFolder) -> None:
     """Remove what a cancelled or failed write left in the index folder (see
     ``storage.leftovers``): on a full disk it would keep the space the next attempt needs."""
-    from ..engine.storage import discard_leftovers
+    from ...engine.storage import discard_leftovers
 
     with contextlib.suppress(OSError):
         discard_leftovers(index.dir, own=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..engine.unions import unions
+from ...engine.unions import unions
 from .schema import ids_by_docnum
 
 FIRST = 20  # hits of an unlimited listing ranked before the rest (see ranked_hits)
@@ -22,7 +22,7 @@ def ranked_hits(
     (Whoosh skips blocks that cannot reach the top); the rest follow from the full
     ranking, less those already given. With fewer matches there is little to skip, and
     the top-N search would only rank twice."""
-    from ..engine.ranking import ranked
+    from ...engine.ranking import ranked
 
     order, q = ("sortkey" if sort else None), unions(q)
     # A library of fewer than MANY papers has fewer matches: no estimate is asked for (it

@@ -1,4 +1,4 @@
-"""Why a paper matched: a passage of its abstract or summary with the matched words marked.
+"""Where a query's words stand in a text, and the text with them marked.
 
 Matched words are found by running the same bilingual analyzer over the text and
 comparing its tokens with the query's terms (prefix and fuzzy terms expanded against the
@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from functools import lru_cache
 
-from ..text import CJK_RE, HYPHENATED_RE, STOP_WORDS, strip_controls
-from ..text.variants import GREEK, normalize, normalize_with_origins, traditional_chars
-from .analysis import TOKEN_RE, stem_latin
+from ...text import CJK_RE, HYPHENATED_RE, STOP_WORDS
+from ...text.variants import GREEK, normalize, normalize_with_origins, traditional_chars
+from ..analysis import TOKEN_RE, stem_latin
+from .passage import in_word, window
 
 MARK_START, MARK_END = "\ue010", "\ue011"
 PHRASE = "\t"  # in a term: English words asked for together, then their slop ("learn rate\t3")
@@ -205,139 +206,6 @@ def _spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
     return sorted(spans)
 
 
-def _cells(text: str, begin: int, end: int) -> int:
-    """About the terminal cells of ``text[begin:end]``, where a Chinese character takes two.
-
-    Estimated from the UTF-8 length, which costs nothing: ASCII is one byte a cell, Chinese
-    three bytes for two cells. (A regular expression for the wide characters takes ~5 ms to
-    compile, a search's whole query time; the exact widths are the table layout's job.)"""
-    if text.isascii():  # (a flag of the string: no scan)
-        return end - begin
-    piece = text[begin:end]
-    return (len(piece) + len(piece.encode("utf-8", "surrogatepass"))) // 2
-
-
-def _reach(text: str, begin: int, maxcells: int) -> int:
-    """The furthest end such that ``text[begin:end]`` takes at most *maxcells* cells."""
-    end = min(len(text), begin + maxcells)
-    if text.isascii():
-        return end
-    while (excess := _cells(text, begin, end) - maxcells) > 0:
-        end -= (excess + 1) // 2  # each character removed frees one or two cells
-    return end
-
-
-CLAUSE_ENDS = frozenset("，。、；：！？）】》」』”’…—),;:!?")  # a passage may start after these
-OPENING = frozenset("（【《「『“‘(")  # and at these
-
-
-def _clause_start(text: str, i: int) -> bool:
-    """Whether a passage may start at *i*: at the text's start, after a space or a mark
-    that ends a clause (，。、）…), or at an opening bracket or quote. Chinese has no
-    spaces between words: a passage that starts anywhere else may start mid-word (化器状态
-    for 优化器状态)."""
-    if i == 0 or text[i - 1].isspace() or text[i - 1] in CLAUSE_ENDS:
-        return True
-    return i < len(text) and text[i] in OPENING
-
-
-def _context_start(text: str, best: int, maxcells: int) -> int:
-    """Where a passage showing the match at *best* starts: some context before it, back to
-    the nearest place a passage may start at least a third of the budget before the match
-    and at most half of it; else the furthest such place within half; else the match.
-
-    English text (ASCII before the match: a cell a character) looks back from the third
-    for the nearest such place, then forward, a few characters in all: a regular
-    expression over the whole half took 6 of a piped hit's ~90 µs. (``_clause_start`` is
-    written out in the loops: called, it was half of this function's time.)"""
-    third, half = maxcells // 3, maxcells // 2
-    lo = max(0, best - half)
-    if not text.isascii() and not text[lo:best].isascii():
-        return _context_start_slowly(text, best, maxcells)
-    near = best - third  # the places at or before this leave a third of context or more
-    for i in range(min(near, best), lo - 1, -1):  # (0, when reached, is a place)
-        if i == 0:
-            return 0
-        before = text[i - 1]
-        if before.isspace() or before in CLAUSE_ENDS or text[i] in OPENING:
-            return i
-    for i in range(max(near + 1, lo), best + 1):
-        if i == 0:
-            return 0
-        before = text[i - 1]
-        if before.isspace() or before in CLAUSE_ENDS or text[i] in OPENING:
-            return i
-    return best
-
-
-def _context_start_slowly(text: str, best: int, maxcells: int) -> int:
-    """``_context_start``, a character at a time (Chinese takes two cells)."""
-    begin, cells = best, 0
-    for i in range(best, -1, -1):
-        if _clause_start(text, i):
-            begin = i
-            if cells >= maxcells // 3:
-                break
-        if i == 0:
-            break
-        cells += 2 if ord(text[i - 1]) >= 0x0800 else 1
-        if cells > maxcells // 2:
-            break
-    return begin
-
-
-def _in_word(ch: str) -> bool:
-    return (ch.isalnum() or ch in "-_") and not CJK_RE.match(ch)
-
-
-_ASCII_WORD = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"  # (_in_word)
-
-
-def _densest(text: str, spans: list[tuple[int, int]], maxcells: int) -> int:
-    """The start of the span from which *maxcells* cells hold the most whole spans (the
-    first such; the first span when none fits)."""
-    best, best_count = spans[0][0], 0
-    first, previous = 0, None  # (spans are sorted: those from *start* on begin at *first*)
-    for j, (start, _end) in enumerate(spans):
-        if start != previous:
-            first, previous = j, start
-        reach = _reach(text, start, maxcells)
-        count = 0
-        for s, e in itertools.islice(spans, first, None):
-            if s > reach:
-                break
-            if e <= reach:
-                count += 1
-        if count > best_count:
-            best, best_count = start, count
-    return best
-
-
-def _window(text: str, spans: list[tuple[int, int]], maxcells: int) -> tuple[int, int]:
-    """The stretch of at most *maxcells* terminal cells holding the most matches, starting
-    at a word or clause and not ending inside a Latin word."""
-    best = _densest(text, spans, maxcells) if len(spans) > 1 else spans[0][0]
-    begin = _context_start(text, best, maxcells)
-    end = _reach(text, begin, maxcells)
-    ascii = text.isascii()
-    if end < len(text) and not ascii and CJK_RE.match(text, end - 1):
-        # Chinese: end after the last clause mark of the passage's last quarter, if any
-        stop = max(text.rfind(mark, begin, end) for mark in "，。；！？")
-        if stop > 0 and _cells(text, stop, end) <= maxcells // 4:
-            end = stop + 1
-    if end < len(text) and _in_word(text[end - 1]) and _in_word(text[end]):
-        # a Latin word (Newton-Schulz) is not cut, unless it holds the match: then the
-        # budget cuts it (a walk that did not stop at the match went past the text's start)
-        if ascii:
-            cut = best + len(text[best:end].rstrip(_ASCII_WORD))
-        else:
-            cut = end
-            while cut > best and _in_word(text[cut - 1]):
-                cut -= 1
-        end = cut if cut > best else end
-    return begin, max(end, best + 1)
-
-
 def mark(text: str, terms: frozenset[str], maxcells: int | None = None) -> str | None:
     """*text*, or its best passage of at most *maxcells* terminal cells, with *terms* marked
     (None: no match)."""
@@ -386,9 +254,9 @@ def _respelt_word_matches(text: str, terms: frozenset[str]) -> bool:
     seen = set()
     for m in _respelt_chars(terms).finditer(text):
         start = end = m.start()
-        while start and _in_word(text[start - 1]):
+        while start and in_word(text[start - 1]):
             start -= 1
-        while end < len(text) and _in_word(text[end]):
+        while end < len(text) and in_word(text[end]):
             end += 1
         word = text[start:end]
         if word not in seen:
@@ -402,7 +270,7 @@ def mark_spans(text: str, spans: list[tuple[int, int]], maxcells: int | None = N
     """*text*, or its best passage of at most *maxcells* cells, with *spans* marked."""
     if not spans:
         return None
-    begin, end = (0, len(text)) if maxcells is None else _window(text, spans, maxcells)
+    begin, end = (0, len(text)) if maxcells is None else window(text, spans, maxcells)
     out, pos = [], begin
     for start, stop in spans:
         if start < pos or stop > end:
@@ -415,111 +283,6 @@ def mark_spans(text: str, spans: list[tuple[int, int]], maxcells: int | None = N
         return marked
     # 联邦 + 学习 → one mark for 联邦学习; Newton + Schulz → one for Newton-Schulz
     return _JOINED_RE.sub(lambda m: m.group(1), marked)
-
-
-def snippet(
-    texts: Mapping[str, str | None], terms: frozenset[str], maxcells: int = 200
-) -> str | None:
-    """The passage that best shows why the paper matched: from the abstract, else the
-    summary (*texts*: their plain readings, as ``Hit.text`` gives them)."""
-    for key in ("abstract", "summary_zh"):
-        marked = mark(strip_controls(texts.get(key) or ""), terms, maxcells)
-        if marked:
-            return marked
-    return None
-
-
-def bridged(
-    texts: Mapping[str, str | None],
-    bridges: Mapping[str, str],
-    found: Mapping[str, str],
-    maxcells: int = 200,
-) -> str | None:
-    """For a paper found only through the glossary: how it matched, then where
-    (``联邦学习 → federated learning: …a passage with it marked…``). *bridges*: concept id
-    -> the query's words that named it; *found*: concept id -> the paper's words that speak
-    of it (stored when it was indexed: a name or a sign of the concept). The passage is
-    the one that holds the most of the query's concepts (``大模型微调``: LLM and 微调), each
-    marked; the head names those the paper speaks of in other words."""
-    best: tuple[str, list[tuple[str, tuple[int, int]]]] | None = None
-    wanted = len(set(bridges.values()))
-    for key in ("abstract", "summary_zh", "title"):
-        text = strip_controls(texts.get(key) or "")
-        located: dict[str, list[tuple[int, int]]] = {}  # the query's words -> where
-        for cid, asked in bridges.items():
-            term = found.get(cid)
-            spans = _find_all(text, term) if term and asked not in located else []
-            if spans:
-                located[asked] = spans
-        if located and (best is None or len(located) > len(best[1])):
-            best = (text, _closest(located))
-            if len(located) == wanted:
-                break  # (every concept in one passage: no need to look further)
-    if best is None:
-        return None
-    text, located = best
-    arrows = [(asked, text[start:end]) for asked, (start, end) in located]
-    other = [a for a in arrows if normalize(a[0]).lower() != normalize(a[1]).lower()]
-    head = ", ".join(f"{asked} → {words}" for asked, words in other or arrows[:1]) + ": "
-    spans, last = [], -1
-    for start, end in sorted(span for _asked, span in located):
-        if start >= last:  # (two concepts in one word: the first)
-            spans.append((start, end))
-            last = end
-    room = max(40, maxcells - _cells(head, 0, len(head)))
-    return head + (mark_spans(text, spans, room) or "")
-
-
-def _find_all(text: str, term: str) -> list[tuple[int, int]]:
-    """Where *term* (words of the paper as they were matched: in the one spelling) is in
-    *text* as written: each place, up to ``_PLACES``."""
-    found = _places(text, term)
-    if found:
-        return found
-    # A common word's rendering, as the query wrote it: "gradient" for "Gradient".
-    if term.isascii() and len(lowered := text.lower()) == len(text):
-        found = _places(lowered, term.lower())
-        if found:
-            return found
-    if text.isascii() and "_" not in text:
-        return []
-    normalized, origins = normalize_with_origins(text)
-    return [(origins[start], origins[end - 1] + 1) for start, end in _places(normalized, term)]
-
-
-_PLACES = 50  # (a word's places a passage is chosen among: an abstract says "learning" ~10)
-
-
-def _places(text: str, term: str) -> list[tuple[int, int]]:
-    out, start = [], text.find(term) if term else -1
-    while start != -1 and len(out) < _PLACES:
-        out.append((start, start + len(term)))
-        start = text.find(term, start + 1)
-    return out
-
-
-def _closest(located: dict[str, list[tuple[int, int]]]) -> list[tuple[str, tuple[int, int]]]:
-    """One place for each of the query's words, as close together as they come (the first
-    such): AtteNT's 训练 first stands in 训练过程, far from its only 加速, which 加速训练
-    writes beside another 训练."""
-    from bisect import bisect_left
-
-    def nearest(spans: list[tuple[int, int]], at: int) -> tuple[int, int]:
-        i = bisect_left(spans, (at,))  # (places are in order: two to compare, not all)
-        return min(spans[max(i - 1, 0) : i + 1], key=lambda s: abs(s[0] - at))
-
-    best, best_key = None, None
-    for anchor_word, places in located.items():
-        for anchor in places:
-            pick = {word: nearest(spans, anchor[0]) for word, spans in located.items()}
-            pick[anchor_word] = anchor
-            key = (
-                max(e for _s, e in pick.values()) - min(s for s, _e in pick.values()),
-                min(s for s, _e in pick.values()),
-            )
-            if best_key is None or key < best_key:
-                best, best_key = pick, key
-    return list(best.items())
 
 
 def plain(marked: str) -> str:

@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..text import STOP_WORDS
+from ...text import STOP_WORDS
+from ..querying.syntax import ASKING_WORDS, OPERATORS
 from .hits import Hit, hit_from
-from .querylang import ASKING_WORDS, OPERATORS
 
 _TOKEN_RE = re.compile(r'"([^"]*)"|(\S+)')
 _FIELD_RE = re.compile(r"^[A-Za-z_]+:")
@@ -27,7 +27,7 @@ def plain_words(text: str) -> tuple[list[str], list[str]]:
     """The words a literal scan looks for, and those it excludes (``-word``), case-folded:
     a quoted phrase whole; field names, operators, wildcards and the words the query
     language leaves out (of, what) left out; ``year:`` ranges are no text."""
-    from ..text.variants import normalize
+    from ...text.variants import normalize
 
     wanted, unwanted = [], []
     for m in _TOKEN_RE.finditer(text):
@@ -47,7 +47,7 @@ def plain_words(text: str) -> tuple[list[str], list[str]]:
 
 def record_text(data: dict) -> str:
     """A record's words as one case-folded text: what a literal scan reads."""
-    from ..text.variants import normalize
+    from ...text.variants import normalize
 
     parts = [
         data.get("title"),
@@ -67,8 +67,8 @@ def plain_matches(index, text: str, allowed=None) -> Iterator[Hit]:
     """The hits whose records hold every word of *text* as plain text and none it
     excludes, most occurrences first (then by id); only the docnums *allowed* (a query of
     the filters, or None)."""
-    from ..engine.codec import stored_fields_reader
-    from .snippets import MARK_END, MARK_START
+    from ...engine.codec import stored_fields_reader
+    from .marking import MARK_END, MARK_START
 
     wanted, unwanted = plain_words(text)
     if not wanted:

@@ -22,7 +22,7 @@ from bisect import bisect_left
 from functools import cached_property
 from pathlib import Path
 
-from ..tags.taxonomy import Tag
+from ...tags.taxonomy import Tag
 
 COMPILED = "glossary.lines"
 OLD_COMPILED = "glossary.json"  # (what schema 27 and before wrote: removed at a rebuild)
@@ -161,7 +161,7 @@ class QueryGlossary:
         return [line.partition(b"\t")[0].decode() for line in self._lines["concepts"]]
 
     def concept(self, cid: str):
-        from .glossary import Concept
+        from .concept import Concept
 
         spec = self.spec(cid)
         return Concept(cid, *spec, source="") if spec else None
@@ -185,8 +185,8 @@ class QueryGlossary:
     def spans(self, text: str) -> list[tuple[int, int, str]]:
         """(start, end, concept id) for each term of a concept found in *text*, longest
         first where they overlap; terms inside an exclusion do not count."""
-        from ..tags.taxonomy import word_set
-        from .glossary import spelt
+        from ...tags.taxonomy import word_set
+        from .concept import spelt
 
         lowered = text.lower()
         candidates = self._others_in(lowered)

@@ -17,15 +17,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..errors import RecordError
-from ..progress import Progress, quiet
-from ..store.files import Stamp
-from ..store.record import Record
+from ...errors import RecordError
+from ...progress import Progress, quiet
+from ...store.files import Stamp
+from ...store.record import Record
 from . import state
 from .schema import SCHEMA_VERSION
 
 if TYPE_CHECKING:
-    from .index import PaperIndex
+    from .folder import IndexFolder
 
 
 @dataclass
@@ -40,7 +40,7 @@ class SyncReport:
         return self.added + self.updated + self.removed
 
 
-def sync(index: PaperIndex, full: bool = False, progress: Progress = quiet) -> SyncReport:
+def sync(index: IndexFolder, full: bool = False, progress: Progress = quiet) -> SyncReport:
     """Bring the index in line with ``papers/``: one scandir, reads only changed files."""
     papers_stamp = index.library.papers_dir_stamp()
     old = {} if full else state.read(index.dir, "stamps.json")
@@ -75,8 +75,10 @@ def sync(index: PaperIndex, full: bool = False, progress: Progress = quiet) -> S
     # would differ from those of the same records indexed once.
     rebuild = full or len(changed) > len(old) // 2
     todo = sorted(seen) if rebuild else sorted(changed)
+    from .writer import open_writer  # (a search never writes)
+
     # Records are read and indexed one at a time: a rebuild holds no list of them.
-    with index.writer(len(todo), papers_stamp, rebuild, progress) as writer:
+    with open_writer(index, len(todo), papers_stamp, rebuild, progress) as writer:
         for name in [] if rebuild else removed:
             writer.delete(name[: -len(".yaml")])
         with progress(len(todo), "indexing") as advance:
@@ -89,7 +91,7 @@ def sync(index: PaperIndex, full: bool = False, progress: Progress = quiet) -> S
 
 
 def _index_file(
-    index: PaperIndex, writer, name: str, seen: dict, old: dict, report: SyncReport, rebuild: bool
+    index: IndexFolder, writer, name: str, seen: dict, old: dict, report: SyncReport, rebuild: bool
 ) -> None:
     """Index one record file for ``sync``; an invalid one is listed, and no longer found."""
     try:
@@ -109,7 +111,7 @@ def _index_file(
         report.updated += 1
 
 
-def refresh_stale(index: PaperIndex, stored: dict[str, list[int]]) -> bool:
+def refresh_stale(index: IndexFolder, stored: dict[str, list[int]]) -> bool:
     """Re-index the records among *stored* (id -> indexed stamp) whose files changed.
 
     Returns whether any had changed. This is what keeps a record edited in place from
@@ -136,7 +138,7 @@ def refresh_stale(index: PaperIndex, stored: dict[str, list[int]]) -> bool:
 
 
 def apply(
-    index: PaperIndex,
+    index: IndexFolder,
     upserts: list[tuple[Record, Stamp]],
     removed: list[str],
     papers_dir=None,
@@ -144,7 +146,9 @@ def apply(
     progress: Progress = quiet,
 ) -> None:
     """Write index changes, then the stamps and state that describe them."""
-    with index.writer(len(upserts), papers_dir, progress=progress) as writer:
+    from .writer import open_writer
+
+    with open_writer(index, len(upserts), papers_dir, progress=progress) as writer:
         for rid in removed:
             writer.delete(rid)
         with progress(len(upserts), "indexing") as advance:
@@ -154,7 +158,7 @@ def apply(
 
 
 def write(
-    index: PaperIndex, records: Iterable[Record], new: frozenset[str] = frozenset(), progress=quiet
+    index: IndexFolder, records: Iterable[Record], new: frozenset[str] = frozenset(), progress=quiet
 ) -> None:
     """Index records that were just saved (under the library lock); *new* names the ids
     that are not in the index yet (added without looking for an old version)."""

@@ -18,7 +18,7 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .index import PaperIndex
+    from ..index.paper_index import PaperIndex
 
 # A title a reference is searched for holds at least this many letters and digits: "Muon"
 # or "Adam" inside "muon adam zzqq" is a word of the query, not a title.
@@ -32,7 +32,7 @@ def pasted_id(index: PaperIndex, text: str) -> str | None:
     """The id in *text* when *text* is a paper's id and nothing else."""
     from whoosh import query
 
-    from ..store.record import ID_RE
+    from ...store.record import ID_RE
 
     word = text.strip()
     if not ID_RE.fullmatch(word) or not index.library.exists(word):
@@ -44,9 +44,9 @@ def named_paper(index: PaperIndex, text: str):
     """A query for the paper *text* names whole (its id, a link, its title), or None."""
     from whoosh import query
 
-    from ..store.links import link_key
-    from ..store.merge import title_key
-    from ..text import strip_controls
+    from ...store.links import link_key
+    from ...store.merge import title_key
+    from ...text import strip_controls
 
     if rid := pasted_id(index, text):
         return query.Term("id", rid)
@@ -89,7 +89,7 @@ def _reading(text: str) -> str:
     sequence pasted with it is a space, as it was when the title was indexed)."""
     import unicodedata
 
-    from ..text import strip_controls
-    from ..text.latex import latex_to_text
+    from ...text import strip_controls
+    from ...text.latex import latex_to_text
 
     return unicodedata.normalize("NFKC", latex_to_text(strip_controls(text))).casefold()

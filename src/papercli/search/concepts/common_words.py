@@ -5,7 +5,7 @@ paper is indexed with no concept for them); but a query asks for such a word in 
 languages, as it asks for an English word in English texts: 梯度 finds "gradient", and
 "gradient" finds 梯度. They are also what names unknown to the glossary are made of:
 训练加速 is 训练 and 加速, and "training acceleration" finds the paper that says only
-加速训练 (``bridge._compound`` cuts a Chinese run into them).
+加速训练 (``querying.bridge`` cuts a Chinese run into them).
 
 Which words: the nouns and adjectives among the words that three or more of the 45 bundled
 Chinese summaries write (not the verbs and adverbs of a summary's prose: 提出, 揭示, 解释,
@@ -13,7 +13,7 @@ Chinese summaries write (not the verbs and adverbs of a summary's prose: 提出,
 the parts of a model, of training, of an analysis, of a distributed system, and the kinds
 of data. Each rendering is the word ML texts use (精度: accuracy or precision; 策略: policy
 or strategy); an English noun and its verb are both listed where the stemmer keeps them
-apart (estimation and estimate, acceleration and accelerate: ``analysis.stem_latin``).
+apart (estimation and estimate, acceleration and accelerate: ``search.analysis.stem_latin``).
 
 A word in one language that ML texts use in two senses of the other stays out (推理, which
 the glossary splits; 下降, descent or decrease), and so do a single character (核, 熵: it
@@ -26,8 +26,6 @@ right papers and 11 wrong ones.
 """
 
 from __future__ import annotations
-
-from functools import cache
 
 WORDS: dict[str, tuple[str, ...]] = {
     # the parts and kinds of a model
@@ -226,40 +224,6 @@ WORDS: dict[str, tuple[str, ...]] = {
     "依赖": ("dependence",),
 }
 LENGTHS = sorted({len(word) for word in WORDS}, reverse=True)  # (longest first)
-
-
-def renderings(word: str) -> tuple[str, ...]:
-    """*word*'s renderings in the other language: English for a Chinese word of ``WORDS``,
-    Chinese for an English one as written, else in any of its forms (accelerating,
-    accelerated, as the index stems them; memory: 记忆 and 内存); () for any other word."""
-    if word in WORDS:
-        return WORDS[word]
-    lower = word.lower()
-    candidates = _by_prefix().get(lower[:PREFIX]) if word.isascii() else None
-    if not candidates:
-        return ()
-    from .analysis import stem_latin
-
-    exact = tuple(zh for en, zh in candidates if en == lower)
-    if exact:  # (sampling is 采样, though the stemmer makes it "sample" too: 样本)
-        return exact
-    # Only the renderings that begin as *word* does are stemmed: a stem keeps its word's
-    # first letters, and stemming them all would slow every query.
-    key = stem_latin(lower)
-    return tuple(dict.fromkeys(zh for en, zh in candidates if stem_latin(en) == key))
-
-
-PREFIX = 4  # (letters a stem keeps: analys-, optimi-, accele-)
-
-
-@cache
-def _by_prefix() -> dict[str, list[tuple[str, str]]]:
-    """The first letters of each English rendering -> (rendering, its Chinese word)."""
-    out: dict[str, list[tuple[str, str]]] = {}
-    for chinese, english in WORDS.items():
-        for word in english:
-            out.setdefault(word.lower()[:PREFIX], []).append((word.lower(), chinese))
-    return out
 
 
 def spans(text: str) -> list[tuple[int, int]]:
