@@ -11,11 +11,10 @@ narrower one) stands in a passing role, never in the title or the short name:
 - ``result``: in a clause that reports a number (``13.01%``, ``1.4~5.4×``, ``45 倍``);
 - ``workload``: what is trained (``LLM 微调``, ``语言模型预训练``, ``language model training``).
 
-A role alone does not tell a passing mention: a paper's own kind is its baseline too
-(DeCoST, on routing, is faster than metaheuristics), and a result names the paper's task
-(VIP's 数学推理任务). The query reads the other half, whether the concept fits the paper's
-other concepts (``fit.held_back``). Measured in BENCHMARKS.md (issue 14) and by
-``benchmarks/passing.py``.
+A role alone can be wrong: a paper's own kind is its baseline too (DeCoST, on routing, is
+faster than metaheuristics), and a result names the paper's task (VIP's 数学推理任务). So a
+passing mention only ranks a paper below the others, marked; it never hides it, and a
+concept the paper is tagged with is never passing (``Glossary.read``).
 """
 
 from __future__ import annotations
