@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ...engine.single import matching
 from ...engine.unions import unions
 from ...errors import UsageError
 from ..index.paper_index import PaperIndex
@@ -122,14 +123,14 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, passing=Tru
     with index.searcher() as searcher:
         terms = query_terms(text_q, searcher.reader())
         # the papers the query as written matches: the others were found through the glossary
-        literal = set(searcher.docs_for_query(unions(_literal(q)))) if bridges else None
+        literal = unions(_literal(q)) if bridges else None
         rendered = {
             key: key.removeprefix(TRANSLATED) for key in bridges if key.startswith(TRANSLATED)
         }  # (梯度 → gradient: as the paper's words)
 
-        def shown(hit: Hit, aside: bool = False) -> Hit:
+        def shown(hit: Hit, aside: bool = False, written: set[int] | None = None) -> Hit:
             texts = {name: hit.text(name) for name in ("abstract", "summary_zh")}
-            if literal is not None and not _literal_match(index, q, hit, literal):
+            if literal is not None and not _literal_match(index, searcher, literal, hit, written):
                 texts["title"] = hit.text("title")
                 found = {**rendered, **hit.concepts} if rendered else hit.concepts
                 # (or the literal passage: "sampled" for 采样, a stem whose rendering
@@ -155,7 +156,14 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, passing=Tru
             if left == 0 or where.get("allow") == set():
                 return
             more = None if left is None else left + len(ids)  # (room for those listed)
-            for hit in index.stream(q, more, searcher=searcher, **where):
+            hits = index.stream(q, more, searcher=searcher, **where)
+            written = None
+            if literal is not None and more is not None:  # (a page: asked of its papers alone)
+                hits = list(hits)
+                written = matching(
+                    searcher, literal, [h.docnum for h in hits if h.docnum is not None]
+                )
+            for hit in hits:
                 if hit.id in ids:
                     continue
                 if left is not None:
@@ -163,7 +171,7 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, passing=Tru
                         return
                     left -= 1
                 ids.add(hit.id)
-                yield shown(hit, marked)
+                yield shown(hit, marked, written)
 
 
 IN_PASSING = "only in passing · "  # (the snippet of a paper naming the concept in passing)
@@ -188,11 +196,15 @@ def _literal(q):
     return q.accept(strip)
 
 
-def _literal_match(index: PaperIndex, q, hit: Hit, literal: set[int]) -> bool:
-    """Whether the query as written matches *hit* (a hit re-read after its file changed
-    has no number in the listing's searcher: asked again)."""
+def _literal_match(index: PaperIndex, searcher, literal, hit: Hit, written) -> bool:
+    """Whether the query as written (*literal*) matches *hit*: *written* holds the numbers
+    of the listed papers it matches (None: not asked yet). A hit re-read after its file
+    changed has no number in the listing's searcher: asked again."""
     from whoosh import query
 
-    if hit.docnum is not None:
-        return hit.docnum in literal
-    return bool(index.run(query.And([_literal(q), query.Term("id", hit.id)]), limit=1, fresh=False))
+    if hit.docnum is None:
+        found = index.run(query.And([literal, query.Term("id", hit.id)]), limit=1, fresh=False)
+        return bool(found)
+    if written is None:
+        written = matching(searcher, literal, [hit.docnum])
+    return hit.docnum in written
