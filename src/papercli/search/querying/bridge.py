@@ -114,29 +114,24 @@ def _bridge_run(
 
 
 _CHINESE_WORD_RE = re.compile(f"[{CJK_CLASS}]+")
-# A name's words side by side (the common words the index leaves out aside: "edge of
-# stability") add to the score of a paper that writes them so; tuned on
-# tests/data/judged.yaml: a slop of 2 or 3 also ranked "learning, convergence rate" up.
-NAME_SLOP = 1
 
 
 def _named(words: list[str], cids: list[str]) -> str:
     """*words*, which name the concepts *cids*, as a query: the words as typed (what
     ``--exact`` asks for: each of them), OR the concepts. A concept adds papers, it never
     takes one away: a paper with the words is found whatever the glossary says of it
-    (推理 in 推理速度 is inference, and the paper still writes 推理). A name of several
-    words also asks for them side by side, which ranks such papers first; Chinese typed
-    apart (联邦 学习) also for the name as Chinese writes it (联邦学习). Excluded
+    (推理 in 推理速度 is inference, and the paper still writes 推理). Chinese typed apart
+    (联邦 学习) also asks for the name as Chinese writes it (联邦学习). No phrase of an
+    English name: the concept already marks the papers that write it so, and the phrase
+    tripled the cost of ``large language model`` at 10,000 papers for no change on any
+    judged set (``make eval``). Excluded
     (``-大模型``), it excludes whatever writes it or speaks of its concept."""
     concepts = [f"concept:{cid}" for cid in dict.fromkeys(cids)]
     if len(words) == 1:
         return f"({' OR '.join([words[0], *concepts])})"
     each = f"({' AND '.join(words)})"
-    if all(_CHINESE_WORD_RE.fullmatch(w) for w in words):
-        together = "".join(words)
-    else:
-        together = f'"{" ".join(words)}"~{NAME_SLOP}'
-    return f"({' OR '.join([each, together, *concepts])})"
+    together = ["".join(words)] if all(_CHINESE_WORD_RE.fullmatch(w) for w in words) else []
+    return f"({' OR '.join([each, *together, *concepts])})"
 
 
 def _unnamed(word: str, glossary, bridges: dict) -> str:

@@ -124,7 +124,7 @@ def _tokens(field, text: str, analysed: dict[tuple[int, str], list[str]]) -> lis
 
 
 def _near(words: list[str], slop: int, schema, analysed: dict):
-    """Words side by side (a name's: ``bridge.NAME_SLOP``); in a field without positions,
+    """Words side by side (a phrase typed ``"a b"~N``); in a field without positions,
     the words as one keyword, as the parser reads a phrase there."""
     from whoosh import query
 
