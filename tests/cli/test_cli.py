@@ -254,10 +254,30 @@ def test_export_to_file_and_stdout(run, tmp_path):
     result = run("export", "--tag", "muon", "--format", "bibtex", "--output", str(out))
     assert result.exit_code == 0, result.stderr
     text = out.read_text()
-    assert result.stderr == f"papers: wrote 4 papers to {out}\n"
+    assert result.stderr == (
+        f"papers: wrote 4 papers to {out}\n"
+        "papers: 4 of 4 entries name no authors: papers enrich can fill them in\n"
+    )
     assert text.count("@inproceedings{") == 4 and "@inproceedings{muonbp2026," in text
     stdout = run("export", "muon", "--format", "bibtex").stdout
     assert stdout.count("@inproceedings{") == 4
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex"])
+def test_export_advice_goes_to_stderr_once_never_into_an_entry(run, fmt):
+    """A style prints a note under the reference, in the user's paper: the tool's advice is
+    one line on stderr with a count, and a % comment above the entry."""
+    result = run("export", "--format", fmt)
+    assert result.exit_code == 0, result.stderr
+    n = result.stdout.count("@inproceedings{")
+    assert result.stderr == (
+        f"papers: {n} of {n} entries name no authors: papers enrich can fill them in\n"
+    )
+    assert "enrich" not in result.stdout and "note =" not in result.stdout
+    assert result.stdout.count("% papers: authors unknown: no source names them\n@") == n
+    one = run("export", "--format", fmt, "iclr2026-muonbp")
+    assert one.stderr == "papers: the entry names no authors: papers enrich can fill them in\n"
+    assert run("export", "--format", "markdown").stderr == ""
 
 
 def test_export_ids_from_stdin(run):

@@ -17,7 +17,15 @@ def index(seeded_template):
 
 @pytest.mark.parametrize(
     "text",
-    ["muon", "优化器", "学习率", "learning rate", '"learning rate"', "federated OR 梯度", "zephyrine"],
+    [
+        "muon",
+        "优化器",
+        "学习率",
+        "learning rate",
+        '"learning rate"',
+        "federated OR 梯度",
+        "zephyrine",
+    ],
 )
 def test_matching_agrees_with_collecting_every_match(index, text):
     """For every document, one pass over all of them and a pass over each alone give what

@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from papercli.export import render
-from papercli.export.bibtex import DERIVED_NOTE, NO_AUTHOR_NOTE
+from papercli.export.bibtex import DERIVED_NOTE, NO_AUTHOR_NOTE, UNENCODABLE_NOTE
 from papercli.search.index.paper_index import PaperIndex
 from papercli.search.questions.filters import Filters
 from papercli.search.questions.listing import list_papers
@@ -114,8 +114,11 @@ def test_whole_library_parses_strictly(records, fmt):
         assert not entry.persons  # no invented authors
         assert entry.fields["booktitle"] == "International Conference on Learning Representations"
         assert entry.fields["year"] == "2026"
+        # what the tool says of an entry is a comment above it, never a printed field
+        assert "note" not in entry.fields
         derived = [DERIVED_NOTE] if record.title is None else []
-        assert entry.fields["note"] == ". ".join([*derived, NO_AUTHOR_NOTE]) + "."
+        said = "".join(f"% papers: {note}\n" for note in [*derived, NO_AUTHOR_NOTE])
+        assert f"{said}@inproceedings{{{record.citekey}," in text
         assert ("annotation" in entry.fields) == (fmt == "biblatex" and bool(record.summary_zh))
     if fmt == "bibtex":
         assert text.isascii()
@@ -134,7 +137,7 @@ def test_title_protects_capitals_and_symbols(records):
     )
     untitled = db.entries["muonbp2026"].fields
     assert untitled["title"].startswith("{MuonBP:} {Gradient} orthogonalization is a simple")
-    assert untitled["note"] == f"{DERIVED_NOTE}. {NO_AUTHOR_NOTE}."
+    assert "note" not in untitled
     assert untitled["key"] == "MuonBP"
 
 
@@ -200,6 +203,7 @@ def test_compiles_with_pdflatex_and_classic_bibtex(records, tmp_path, enriched):
     assert "error message" not in blg
     bbl = (tmp_path / "main.bbl").read_text()
     assert bbl.count("\\bibitem") == len(records) + 3
+    assert "no source names" not in bbl and "derived" not in bbl  # (printed under a reference)
     assert "{\\em Journal of Machine Learning Research}" in bbl  # (plain sets a journal so)
     assert "\\bibitem{DBLP:journals/corr/abs-2106-09685}" in bbl
     assert "arXiv preprint arXiv:2106.09685" in " ".join(bbl.split())
@@ -228,6 +232,7 @@ def test_compiles_with_pdflatex_biblatex_and_biber(records, tmp_path, enriched):
     assert "\\field{eprinttype}{arxiv}" in entry and "\\verb 2106.09685" in entry
     assert "\\entry{smith2020muon}{article}" in bbl
     assert "\\field{journaltitle}{Journal of Machine Learning Research}" in bbl
+    assert "\\field{note}" not in bbl  # (the tool's words, printed under a reference)
     assert (tmp_path / "main.pdf").exists()
 
 
@@ -419,7 +424,7 @@ def test_user_set_citekey_is_kept(seeded_library):
     ingest(seeded_library, SEEDS)
     assert seeded_library.load("iclr2026-qzo").citekey == "Smith:QZO"
     hit = PaperIndex(seeded_library).open().get("iclr2026-qzo")
-    assert render("bibtex", [hit.record]).startswith("@inproceedings{Smith:QZO,\n")
+    assert "\n@inproceedings{Smith:QZO,\n" in render("bibtex", [hit.record])
 
 
 def test_output_is_written_atomically_and_left_alone_on_failure(seeded_library, tmp_path):
@@ -523,7 +528,7 @@ def test_a_chinese_title_in_bibtex_is_noted_once_and_logs_nothing(caplog):
     with caplog.at_level("DEBUG"):
         text = render("bibtex", [record])
     assert caplog.records == []  # pylatexenc warned for every character, twice
-    assert (
-        "note = {the title has characters with no ASCII spelling; export as biblatex. "
-        f"{NO_AUTHOR_NOTE}.}}"
-    ) in text
+    assert text.startswith(
+        f"% papers: {UNENCODABLE_NOTE.format('title')}\n% papers: {NO_AUTHOR_NOTE}\n@"
+    )
+    assert "note =" not in text

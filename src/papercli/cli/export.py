@@ -51,6 +51,8 @@ def export(
       papers search muon --ids | papers export --format biblatex -
       papers export --format json --output backup.json
     """
+    from collections import Counter
+
     from .. import export as exporters
     from ..search.querying.syntax import quoted
     from ..search.questions import select as q
@@ -73,10 +75,14 @@ def export(
     if not chosen:
         what = f" matches {quoted(' '.join(words))}" if words else " to export"
         raise session.nothing("no paper" + what, filters)
+    notes = Counter()
     with session.env.progress(len(chosen), f"exporting {fmt}") as advance:
-        write(session.env, exporters.chunks(fmt, RecordStream(index, chosen), advance), output)
+        pieces = exporters.chunks(fmt, RecordStream(index, chosen), advance, notes)
+        write(session.env, pieces, output)
     if output:
         session.env.say(f"wrote {len(chosen)} papers to {output}")
+    for line in exporters.advice(notes, len(chosen)):
+        session.env.say(line)
 
 
 def write(env, pieces, output: Path | None) -> None:

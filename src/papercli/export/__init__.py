@@ -75,12 +75,22 @@ def _inert(value):
     return value
 
 
-def chunks(fmt: str, records, advance=None) -> Iterator[str]:
+def chunks(fmt: str, records, advance=None, notes=None) -> Iterator[str]:
     """The export as a stream of text pieces. *records* must be sized and iterable more
-    than once (a list, or ``select.RecordStream``, which reads records lazily)."""
+    than once (a list, or ``select.RecordStream``, which reads records lazily). *notes*
+    (a Counter): what a BibTeX export said about its entries, counted."""
     module, options = FORMATS[fmt]
+    if notes is not None and module == "bibtex":
+        options = {**options, "notes": notes}
     exporter = importlib.import_module(f"{__name__}.{module}")
     return exporter.chunks(_Counted(records, advance, fmt not in COMPLETE), **options)
+
+
+def advice(notes, total: int) -> list[str]:
+    """One line for each kind of note an export counted (see ``chunks``)."""
+    from .bibtex import advice as bibtex_advice
+
+    return bibtex_advice(notes, total) if notes else []
 
 
 def render(fmt: str, records, advance=None) -> str:

@@ -5,17 +5,21 @@
 has no ASCII spelling and is left out. ``ascii_only=False`` (``--format biblatex``):
 UTF-8, with the Chinese summary in ``annotation``, which styles do not print.
 
-No author is ever invented (nor ``Anonymous``): an entry without authors says so in a
-``note``, which every style prints. Each name is one name: an ``and`` inside it is braced
-so that BibTeX does not split it. ``key`` (classic sorting) and ``shorthand`` (biblatex labels)
-carry the short name so that author-less entries sort and label sensibly. An untitled
-paper gets a title built from its short name and its abstract's first sentence, and a
-``note`` that says so.
+No author is ever invented (nor ``Anonymous``). Each name is one name: an ``and`` inside
+it is braced so that BibTeX does not split it. ``key`` (classic sorting) and ``shorthand``
+(biblatex labels) carry the short name so that author-less entries sort and label
+sensibly. An untitled paper gets a title built from its short name and its abstract's
+first sentence.
+
+What the tool says about an entry (no authors, a derived title, a field left out) is a
+``%`` line above it, never a field: a style prints ``note`` under the reference, in the
+user's paper. The count of each goes to *notes* (a Counter) for one line on stderr.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
 
 from ..store.links import arxiv_id, is_arxiv
@@ -25,16 +29,19 @@ from ..text.latex import latex_to_text
 from ..venues import full_name
 from .latex import Unencodable, to_latex
 
-DERIVED_NOTE = "Title derived from the short name and the first sentence of the abstract"
-NO_AUTHOR_NOTE = "Authors unknown: no source names them (papers enrich can fill them in)"
+DERIVED_NOTE = "title derived from the short name and the first sentence of the abstract"
+NO_AUTHOR_NOTE = "authors unknown: no source names them"
+UNENCODABLE_NOTE = "the {} has characters with no ASCII spelling; export as biblatex"
 FORUM = "https://openreview.net/forum?id="
 _AND_RE = re.compile(r"\band\b", re.I)
 _URL_SAFE_RE = re.compile(r"^https?://[^\s{}\\%#]+$")
 
 
-def chunks(records: Iterable[Record], ascii_only: bool) -> Iterator[str]:
+def chunks(
+    records: Iterable[Record], ascii_only: bool, notes: Counter | None = None
+) -> Iterator[str]:
     for n, record in enumerate(records):
-        yield ("\n" if n else "") + entry(record, ascii_only)
+        yield ("\n" if n else "") + entry(record, ascii_only, notes)
 
 
 def derived_title(record: Record) -> str:
@@ -49,7 +56,7 @@ def _field(
     try:
         value = to_latex(text, ascii_only, protect_caps=protect)
     except Unencodable:
-        notes.append(f"the {name} has characters with no ASCII spelling; export as biblatex")
+        notes.append(UNENCODABLE_NOTE.format(name))
         kept = "".join(ch for ch in text if ch.isascii() or _encodable(ch))
         value = to_latex(kept, ascii_only, protect_caps=protect)
     return value or None
@@ -99,7 +106,7 @@ def _venue_fields(record: Record, ascii_only: bool, notes: list[str]) -> list[tu
     return [("eprinttype", "arxiv"), ("eprint", preprint)]
 
 
-def entry(record: Record, ascii_only: bool) -> str:
+def entry(record: Record, ascii_only: bool, tally: Counter | None = None) -> str:
     notes: list[str] = []
     title = record.title
     if not title:
@@ -124,7 +131,26 @@ def entry(record: Record, ascii_only: bool) -> str:
         fields.append(("annotation", _field("summary", record.summary_zh, False, notes)))
     if not record.authors:
         notes.append(NO_AUTHOR_NOTE)
-    if notes:
-        fields.append(("note", to_latex(". ".join(notes) + ".", ascii_only)))
+    if tally is not None:
+        tally.update(dict.fromkeys(notes, 1))
+    # (the notes are this module's own words: no "@", which would start an entry)
+    comments = "".join(f"% papers: {note}\n" for note in dict.fromkeys(notes))
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields if value)
-    return f"@{_kind(record)}{{{record.citekey or record.id},\n{body}\n}}\n"
+    return f"{comments}@{_kind(record)}{{{record.citekey or record.id},\n{body}\n}}\n"
+
+
+def advice(notes: Counter, total: int) -> list[str]:
+    """What to do about the notes of an export of *total* entries: a line for each kind."""
+    lines = []
+    if n := notes[NO_AUTHOR_NOTE]:
+        lines.append(f"{_entries(n, total)} no authors: papers enrich can fill them in")
+    if n := sum(c for note, c in notes.items() if note.endswith("export as biblatex")):
+        lines.append(
+            f"{n} fields have characters with no ASCII spelling: --format biblatex keeps them"
+        )
+    return lines
+
+
+def _entries(n: int, total: int) -> str:
+    """The subject and verb of a count: "3 of 63 entries name", "the entry names"."""
+    return "the entry names" if total == 1 else f"{n} of {total} entries name"
