@@ -64,6 +64,20 @@ def default_library() -> Path:
     return Path(platformdirs.user_data_dir("papers", appauthor=False))
 
 
+def unknown_setting(key: str, where: str = "") -> UsageError:
+    """The error for a key that is no setting, with the closest one ("colour": color)."""
+    return UsageError(f"{where}unknown setting {key!r}{_did_you_mean(key, KEYS)}")
+
+
+def _did_you_mean(typed: Any, choices, what: str = "known") -> str:
+    """ "; did you mean 'color'? (known: …)", or the list alone when nothing is close."""
+    from difflib import get_close_matches
+
+    close = get_close_matches(str(typed).lower(), choices, n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"{hint} ({what}: {', '.join(choices)})"
+
+
 def _check(key: str, value: Any, where: str) -> Any:
     """A setting's value in its proper type, or a UsageError that names the key."""
     if key in ("library", "taxonomy"):
@@ -72,7 +86,10 @@ def _check(key: str, value: Any, where: str) -> Any:
         return Path(value).expanduser()
     if key == "export_format":
         if value not in EXPORT_FORMATS:
-            raise UsageError(f"{where}: {key!r} must be one of {', '.join(EXPORT_FORMATS)}")
+            raise UsageError(
+                f"{where}: {key!r} cannot be {value!r}"
+                + _did_you_mean(value, EXPORT_FORMATS, "one of")
+            )
         return value
     if key == "limit":
         if isinstance(value, str) and value.isdigit():
@@ -91,7 +108,9 @@ def _check(key: str, value: Any, where: str) -> Any:
             raise UsageError(f"{where}: {key!r} must be an http:// or https:// address")
         return value.rstrip("/")
     if value not in COLORS:
-        raise UsageError(f"{where}: {key!r} must be one of {', '.join(COLORS)}")
+        raise UsageError(
+            f"{where}: {key!r} cannot be {value!r}" + _did_you_mean(value, COLORS, "one of")
+        )
     return value
 
 
@@ -115,7 +134,7 @@ def _file_settings(path: Path) -> dict[str, Any]:
         raise UsageError(f"{path}: the config file must be a mapping of settings")
     for key in data:
         if key not in KEYS:
-            raise UsageError(f"{path}: unknown setting {key!r} (known: {', '.join(KEYS)})")
+            raise unknown_setting(key, f"{path}: ")
     return data
 
 
@@ -155,7 +174,7 @@ def write_setting(key: str, value: str | None) -> tuple[Path, Any]:
     made absolute (the file is read from any folder). The file is replaced whole, and
     only if it reads back with the new value."""
     if key not in KEYS:
-        raise UsageError(f"unknown setting {key!r} (known: {', '.join(KEYS)})")
+        raise unknown_setting(key)
     path = config_path()
     try:
         text = path.read_text(encoding="utf-8")

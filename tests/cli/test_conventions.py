@@ -80,17 +80,26 @@ def test_config_shows_sets_and_unsets_one_setting_keeping_the_files_other_lines(
     assert invoke("config", "limit").stdout == "7\n"
 
 
+KNOWN = "(known: library, export_format, taxonomy, limit, color, passing, openreview_api)"
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (["limit", "ten"], "'limit' must be a whole number of at least 1"),
+        (["limt", "10"], f"unknown setting 'limt'; did you mean 'limit'? {KNOWN}"),
+        (["zzz", "1"], f"unknown setting 'zzz' {KNOWN}"),
+        (
+            ["color", "alwys"],
+            "'color' cannot be 'alwys'; did you mean 'always'? (one of: auto, always, never)",
+        ),
         (
             ["colour", "red"],
-            "unknown setting 'colour' (known: library, export_format, taxonomy, limit, color, passing, openreview_api)",
+            "unknown setting 'colour'; did you mean 'color'? (known: library, export_format, taxonomy, limit, color, passing, openreview_api)",
         ),
         (
             ["colour"],
-            "unknown setting 'colour' (known: library, export_format, taxonomy, limit, color, passing, openreview_api)",
+            "unknown setting 'colour'; did you mean 'color'? (known: library, export_format, taxonomy, limit, color, passing, openreview_api)",
         ),
         (["--unset"], "give KEY VALUE to set a setting, or --unset KEY"),
         (["--unset", "limit", "5"], "give KEY VALUE to set a setting, or --unset KEY"),
@@ -130,11 +139,15 @@ def test_setting_what_the_environment_overrides_says_so(tmp_path, monkeypatch):
         ("limit: ten\n", "'limit' must be a whole number of at least 1"),
         (
             "colour: red\n",
-            "unknown setting 'colour' (known: library, export_format, taxonomy, limit, color, passing, openreview_api)",
+            "unknown setting 'colour'; did you mean 'color'? (known: library, export_format, taxonomy, limit, color, passing, openreview_api)",
         ),
         (
             "export_format: docx\n",
-            "'export_format' must be one of markdown, bibtex, biblatex, csl-json, json, yaml",
+            "'export_format' cannot be 'docx' (one of: markdown, bibtex, biblatex, csl-json, json, yaml)",
+        ),
+        (
+            "export_format: bibtx\n",
+            "'export_format' cannot be 'bibtx'; did you mean 'bibtex'? (one of: markdown, bibtex, biblatex, csl-json, json, yaml)",
         ),
         ("color: [1\n", "line 2: did not find expected ',' or ']'"),
         ("- a list\n", "the config file must be a mapping of settings"),

@@ -64,7 +64,7 @@ def config_(
     ]
     if key is not None:
         if key not in config.KEYS:
-            raise UsageError(f"unknown setting {key!r} (known: {', '.join(config.KEYS)})")
+            raise config.unknown_setting(key)
         session.out(next(shown for k, shown, _s in rows if k == key))
         return
     path = config.config_path()
