@@ -175,4 +175,6 @@ print(json.dumps({{"calls": Counted.calls}}), file=sys.stderr)
     if lines:  # the first 20 flushed one by one, the rest together
         assert len(out.stdout.splitlines()) == lines and calls <= 22, calls
     else:  # a BibTeX record is ~10 lines: a write call each 8 KB, not each record
-        assert out.stdout.count("\n@") == 62 and calls <= len(out.stdout) // 8192 + 2, calls
+        assert out.stdout.count("@inproceedings{") == 63 and calls <= len(out.stdout) // 8192 + 2, (
+            calls
+        )

@@ -21,10 +21,10 @@
     the entry type
                  kind (article: a journal's; inproceedings: a conference's; …)
 
-An entry written by ``papers export`` with a derived title (its ``note`` says so) comes
-back untitled, as it was. Fields with no place in a record are named in one warning,
-and the source copy keeps them. Entries bibtexparser cannot read are reported with their
-line and skipped.
+An entry written by ``papers export`` with a derived title (the ``% papers:`` comment
+above it says so, or its ``note`` in older exports) comes back untitled, as it was.
+Fields with no place in a record are named in one warning, and the source copy keeps
+them. Entries bibtexparser cannot read are reported with their line and skipped.
 """
 
 from __future__ import annotations
@@ -198,7 +198,8 @@ def parse(lines: list[str]) -> Document:
             if value is not None:
                 fields[f.key.lower()] = value
         unused.update(_unused(fields))
-        entry = _entry(bib.key, bib.start_line + 1, fields, bib.entry_type.lower())
+        derived = _derived_above(lines, bib.start_line)
+        entry = _entry(bib.key, bib.start_line + 1, fields, bib.entry_type.lower(), derived)
         if entry is not None and entry.citekey is None:
             doc.warn(
                 bib.start_line + 1,
@@ -244,10 +245,24 @@ def _value(doc: Document, where: str, name: str, block, macros: dict[str, str]) 
     return reading.text
 
 
-def _entry(key: str, line: int, fields: dict[str, str], kind: str) -> Entry | None:
-    """One BibTeX entry's fields as an entry (None when it has no text to index)."""
+def _derived_above(lines: list[str], start: int) -> bool:
+    """Whether the ``%`` lines right above the entry starting at line *start* (0-based)
+    say that its title was derived (``papers export`` of an untitled paper)."""
+    i = start - 1
+    while i >= 0 and lines[i].lstrip().startswith("%"):
+        if _DERIVED in lines[i].lower():
+            return True
+        i -= 1
+    return False
+
+
+def _entry(
+    key: str, line: int, fields: dict[str, str], kind: str, derived: bool = False
+) -> Entry | None:
+    """One BibTeX entry's fields as an entry (None when it has no text to index);
+    *derived*: its title is one ``papers export`` made."""
     title = text_of(fields["title"]) if fields.get("title") else None
-    if title and _DERIVED in (fields.get("note") or "").lower():
+    if title and (derived or _DERIVED in (fields.get("note") or "").lower()):
         title = None  # our own export of an untitled paper: it stays untitled
     abstract = text_of(fields["abstract"]) if fields.get("abstract") else None
     annotation = fields.get("annotation") or fields.get("annote") or ""
