@@ -245,7 +245,7 @@ def test_show_json_and_unknown_id(run):
     result = run("show", "nope")
     assert (result.exit_code, result.stderr) == (
         2,
-        "papers: no paper with id, citation key, link or title 'nope'\n",
+        "papers: no paper with id, short name, citation key, link or title 'nope'\n",
     )
 
 
@@ -459,7 +459,7 @@ def test_end_to_end_as_a_user_types_it(tmp_path):
     missing = papers("--library", lib, "show", "iclr2026-nothing")
     assert (missing.returncode, missing.stdout) == (2, "")
     assert missing.stderr == (
-        "papers: no paper with id, citation key, link or title 'iclr2026-nothing'\n"
+        "papers: no paper with id, short name, citation key, link or title 'iclr2026-nothing'\n"
     )
     assert "Traceback" not in missing.stderr
 
@@ -906,3 +906,15 @@ def test_a_signal_swallowed_by_a_clean_up_still_ends_the_command(
     assert (result.returncode, result.stderr.splitlines()) == (code, [line])
     assert len(list((library / "papers").glob("*.yaml"))) == 45  # (past the commit point)
     assert not (library / ".txn").exists()
+
+
+def test_show_takes_a_short_name_and_lists_what_several_papers_fit(run):
+    shown = run("show", "Scaf-GRPO")
+    assert shown.exit_code == 0 and "id: iclr2026-scaf-grpo\n" in shown.stdout
+    several = run("show", "muon")
+    assert (several.exit_code, several.stdout) == (2, "")
+    assert several.stderr.splitlines() == [
+        "papers: 'muon' fits several papers (part of an id); give the id:",
+        "  iclr2026-ef21-muon  EF21-Muon — Recent optimizers like Muon, Scion, and Glu…",
+        "  iclr2026-muonbp  MuonBP — Gradient orthogonalization is a simple strategy t…",
+    ]

@@ -137,11 +137,11 @@ def test_tag_counts_match_the_records(index):
 def test_get_paper_by_id_or_unique_prefix(index):
     assert get_paper(index, "iclr2026-qzo").id == "iclr2026-qzo"
     assert get_paper(index, "iclr2026-rrn").id == "iclr2026-rrnco"
-    with pytest.raises(UsageError, match="matches several papers"):
+    with pytest.raises(UsageError, match="fits several papers"):
         get_paper(index, "iclr2026-con")
     with pytest.raises(UsageError) as err:
         get_paper(index, "nope")
-    assert str(err.value) == "no paper with id, citation key, link or title 'nope'"
+    assert str(err.value) == "no paper with id, short name, citation key, link or title 'nope'"
 
 
 def test_get_paper_by_its_citation_key(index):
@@ -150,13 +150,37 @@ def test_get_paper_by_its_citation_key(index):
     assert get_paper(index, "qzo2026").id == "iclr2026-qzo"
 
 
-def test_a_short_name_given_as_an_id_is_named_in_the_message(index):
-    """A short name may be shared, so it is not taken as an id; the message names its paper."""
+@pytest.mark.parametrize(
+    ("given", "found"),
+    [
+        ("Scaf-GRPO", "iclr2026-scaf-grpo"),  # a short name, as written
+        ("hiso", "iclr2026-hiso"),  # in any case
+        ("HISO", "iclr2026-hiso"),
+        ("scaf", "iclr2026-scaf-grpo"),  # the id's start, after the venue and year
+        ("grpo", "iclr2026-scaf-grpo"),  # its end
+        ("newton-schulz", "iclr2026-convergence-muon-newton-schulz"),
+        (
+            "Convex Dominance in Deep Learning I: A Scaling Law of Loss and Learning Rate",
+            "iclr2026-convex-dominance-deep-learning-i",
+        ),
+        (  # a reference that holds the title whole, as search reads it
+            "Smith, J. Convex Dominance in Deep Learning I: A Scaling Law of Loss and "
+            "Learning Rate. In ICLR, 2026.",
+            "iclr2026-convex-dominance-deep-learning-i",
+        ),
+    ],
+)
+def test_a_paper_is_found_by_short_name_part_of_its_id_or_title(index, given, found):
+    assert get_paper(index, given).id == found
+
+
+def test_several_papers_fitting_are_listed_with_their_titles(index):
     with pytest.raises(UsageError) as err:
-        get_paper(index, "hiso")
+        get_paper(index, "muon")
     assert str(err.value) == (
-        "no paper with id, citation key, link or title 'hiso'; "
-        "hiso is the short name of iclr2026-hiso"
+        "'muon' fits several papers (part of an id); give the id:\n"
+        "  iclr2026-ef21-muon  EF21-Muon — Recent optimizers like Muon, Scion, and Glu…\n"
+        "  iclr2026-muonbp  MuonBP — Gradient orthogonalization is a simple strategy t…"
     )
 
 
@@ -454,8 +478,9 @@ def test_a_title_two_papers_share_names_both(tmp_library, tmp_path):
     with pytest.raises(UsageError) as err:
         get_paper(index, "Muon Is Scalable")
     assert str(err.value) == (
-        "'Muon Is Scalable' is the title of several papers (icml2024-muon-scalable, "
-        "neurips2025-muon-scalable); give the id"
+        "'Muon Is Scalable' fits several papers (title); give the id:\n"
+        "  icml2024-muon-scalable  Muon Is Scalable\n"
+        "  neurips2025-muon-scalable  Muon is scalable!"
     )
 
 

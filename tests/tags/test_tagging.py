@@ -85,7 +85,7 @@ def test_tag_command(seeded_library):
     bad = runner.invoke(app, [*lib, "tag", "iclr2026-qzo", "iclr2026-nope", "--add", "x"])
     assert (bad.exit_code, bad.stderr) == (
         2,
-        "papers: no paper with id, citation key, link or title 'iclr2026-nope'\n",
+        "papers: no paper with id, short name, citation key, link or title 'iclr2026-nope'\n",
     )
     assert "x" not in seeded_library.load("iclr2026-qzo").tags  # all or nothing
     none = runner.invoke(app, [*lib, "tag", "iclr2026-qzo"])

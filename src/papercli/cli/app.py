@@ -338,7 +338,8 @@ PaperArg = Annotated[
     str,
     typer.Argument(
         metavar="ID",
-        help="An id, a unique prefix of one, a citation key, a link or the title.",
+        help="An id, a short name, a unique start or end of an id, a citation key, a link "
+        "or the title.",
         autocompletion=_ids_for_completion,
     ),
 ]

@@ -15,7 +15,9 @@ def enrich(
     ids: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar="[ID]...", help="Papers to enrich (ids or unique prefixes).", show_default=False
+            metavar="[ID]...",
+            help="Papers to enrich (ids, short names, unique parts of ids).",
+            show_default=False,
         ),
     ] = None,
     everything: Annotated[bool, typer.Option("--all", help="Every paper of the library.")] = False,

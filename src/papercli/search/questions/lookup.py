@@ -1,8 +1,8 @@
-"""One paper by what a user gives for it: its id (or a unique prefix of it), its citation
-key, one of its links, or its title, pasted.
+"""One paper by what a user gives for it: its id, its citation key, one of its links,
+its title pasted, its short name, or a unique part of its id.
 
-In: the text given and the open index. Out: the paper's hit, or a one-line ``UsageError``
-(naming the papers whose short name it is, when it is one).
+In: the text given and the open index. Out: the paper's hit, or a ``UsageError``: one
+line when nothing fits, the candidates when several do.
 """
 
 from __future__ import annotations
@@ -14,50 +14,92 @@ from ..results.hits import Hit
 
 
 def get_paper(index: PaperIndex, rid: str) -> Hit:
-    """One paper by id (exact, or a unique prefix), by its citation key (what a LaTeX
-    document cites it as: ``papers show hiso2026``), by one of its links (an arXiv id,
-    a DOI, its OpenReview forum) or by its title, pasted."""
+    """One paper by id, by its citation key (what a LaTeX document cites it as: ``papers
+    show hiso2026``), by one of its links (an arXiv id, a DOI, its OpenReview forum), by
+    its title pasted (alone, or inside a reference), by its short name in any case
+    (``Scaf-GRPO``), or by a unique prefix or suffix of its id, with or without the
+    venue (``scaf``: iclr2026-scaf-grpo). Several papers fitting is a ``UsageError``
+    that lists them."""
     from whoosh import query
 
     from ...store.merge import title_key
+    from ..querying.pasted import cited_titles
 
     rid = rid.strip()
     hits = index.run(query.Term("id", rid), limit=1)
     if hits:
         return hits[0]
-    if rid:
-        hits = index.run(query.Term("citekey", rid), limit=2)
-        if len(hits) == 1:  # (keys are unique in a library; two would be a damaged one)
-            return hits[0]
-        link = link_key(rid)
-        hits = index.run(query.Term("keys", link), limit=2) if link else []
-        if len(hits) == 1:
-            return hits[0]
-        key = None if link else title_key(rid)  # (its title, pasted)
-        titled = index.run(query.Term("keys", key), limit=3) if key else []
-        if len(titled) == 1:
-            return titled[0]
-        if titled:  # (the same title in two years, two venues)
-            ids = ", ".join(h.id for h in titled)
-            raise UsageError(f"{rid!r} is the title of several papers ({ids}); give the id")
-        hits = index.run(query.Prefix("id", rid), limit=3)
-        if len(hits) == 1:
-            return hits[0]
-        if hits:
-            ids = ", ".join(h.id for h in hits[:2])
-            raise UsageError(f"{rid!r} matches several papers ({ids}, …); give more of the id")
+    if not rid:
+        raise UsageError("no paper with an empty id")
+    hits = index.run(query.Term("citekey", rid), limit=2)
+    if len(hits) == 1:  # (keys are unique in a library; two would be a damaged one)
+        return hits[0]
+    link = link_key(rid)
+    if link:
+        return _one(rid, index.run(query.Term("keys", link), limit=SHOWN + 1), "link")
+    key = title_key(rid)  # (its title, pasted)
+    if titled := index.run(query.Term("keys", key), limit=SHOWN + 1) if key else []:
+        return _one(rid, titled, "title")  # (the same title in two years, two venues)
     named = _short_named(index, rid)
-    hint = f"; {rid} is the short name of {', '.join(named)}" if named else ""
-    raise UsageError(f"no paper with id, citation key, link or title {rid!r}{hint}")
+    if named:
+        return _one(rid, [index.get(i) for i in named], "short name")
+    if fitting := _id_parts(index, rid):
+        return _one(rid, [index.get(i) for i in fitting], "part of an id")
+    cited = cited_titles(index, rid)
+    if cited is not None and (hits := index.run(cited, limit=SHOWN + 1)):
+        return _one(rid, hits, "title")
+    raise UsageError(f"no paper with id, short name, citation key, link or title {rid!r}")
+
+
+SHOWN = 8  # (the candidates listed when several papers fit)
+LINE_CELLS = 76  # (each on one line of an 80-column terminal, after its indent)
+
+
+def _fit(text: str, cells: int) -> str:
+    """*text* cut to *cells* terminal columns (a Chinese character takes two), with "…"."""
+    import unicodedata
+
+    used = 0
+    for i, ch in enumerate(text):
+        used += 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+        if used > cells - 1:
+            return text[:i].rstrip() + "…"
+    return text
+
+
+def _one(rid: str, hits: list[Hit], what: str) -> Hit:
+    """The one paper of *hits*, or the error listing them (each with its title)."""
+    if len(hits) == 1:
+        return hits[0]
+    from ...text import strip_controls
+
+    lines = [_fit(f"{h.id}  {strip_controls(h.record.label)}", LINE_CELLS) for h in hits[:SHOWN]]
+    more = ["…"] if len(hits) > SHOWN else []
+    listed = "\n  ".join([*lines, *more])
+    raise UsageError(f"{rid!r} fits several papers ({what}); give the id:\n  {listed}")
+
+
+def _id_parts(index: PaperIndex, rid: str) -> list[str]:
+    """The ids that *rid* begins or ends (any case), or whose part after the venue and
+    year it begins: ``scaf`` and ``grpo`` for iclr2026-scaf-grpo."""
+    typed = rid.casefold()
+    if not typed or any(c.isspace() for c in typed):
+        return []
+    with index.searcher() as searcher:
+        ids = list(searcher.reader().field_terms("id"))
+    return sorted(
+        i
+        for i in ids
+        if i.startswith(typed) or i.endswith(typed) or i.partition("-")[2].startswith(typed)
+    )[: SHOWN + 1]
 
 
 def _short_named(index: PaperIndex, name: str) -> list[str]:
-    """The ids of the papers whose short name is *name* (any case), for the message when
-    it was given as an id (``papers show HiSo``): a short name may be shared, an id not."""
+    """The ids of the papers whose short name is *name* (any case)."""
     from whoosh import query
 
     words = [t.text for t in index.ix.schema["name"].analyzer(name)]
     if not words or len(name) > 60:
         return []
-    hits = index.run(query.And([query.Term("name", w) for w in words]), limit=4)
+    hits = index.run(query.And([query.Term("name", w) for w in words]), limit=SHOWN + 1)
     return [h.id for h in hits if (h.data.get("short_name") or "").casefold() == name.casefold()]
