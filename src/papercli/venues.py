@@ -58,6 +58,13 @@ def canonical_venue(name: str) -> str:
     return _CANONICAL.get(name.casefold(), name)
 
 
+def venue_named(text: str) -> str:
+    """The venue a user names, by any name the parser accepts: an alias (``NIPS``), any
+    case (``iclr``), or its full name; an unknown one as typed."""
+    text = " ".join(text.split())
+    return known_venue(text) or venue_in_name(text) or text
+
+
 def full_name(venue: str | None) -> str | None:
     if venue is None:
         return None

@@ -918,3 +918,21 @@ def test_show_takes_a_short_name_and_lists_what_several_papers_fit(run):
         "  iclr2026-ef21-muon  EF21-Muon — Recent optimizers like Muon, Scion, and Glu…",
         "  iclr2026-muonbp  MuonBP — Gradient orthogonalization is a simple strategy t…",
     ]
+
+
+def test_venue_filter_takes_every_name_the_parser_accepts(run, tmp_path):
+    """The parser reads NIPS and the full name as NeurIPS: so does --venue (issue 45)."""
+    refs = tmp_path / "refs.bib"
+    refs.write_text(
+        "@inproceedings{a, title={Muon Is Scalable}, year={2025},\n"
+        "  booktitle={Advances in Neural Information Processing Systems}}\n",
+        "utf-8",
+    )
+    library = tmp_path / "lib"
+    assert run("ingest", str(refs), library=library).exit_code == 0
+    for venue in ("NeurIPS", "neurips", "NIPS", "Neural Information Processing Systems"):
+        result = run("list", "--venue", venue, "--ids", library=library)
+        assert (result.exit_code, result.stdout) == (0, "neurips2025-muon-scalable\n"), venue
+        exported = run("export", "--venue", venue, "--format", "json", library=library)
+        assert exported.exit_code == 0 and '"neurips2025-muon-scalable"' in exported.stdout
+    assert run("list", "--venue", "ICLR", "--ids", library=library).exit_code == 1

@@ -118,9 +118,11 @@ class Session:
     def filters(self, tags=None, any_tag: bool = False, venue=None, year: str | None = None):
         from ..search.querying.syntax import year_bounds
         from ..search.questions.filters import Filters, resolve_tags
+        from ..venues import venue_named
 
         tags = resolve_tags(tags or (), self.taxonomy if tags else None)
         years = year_bounds(year, "--year ") if year is not None else None
+        venue = venue_named(venue) if venue else venue  # (--venue NIPS: NeurIPS)
         return Filters(tags=tags, any_tag=any_tag, venue=venue, year=years)
 
     def passing(self, explicit: bool | None) -> bool:
