@@ -936,3 +936,8 @@ def test_venue_filter_takes_every_name_the_parser_accepts(run, tmp_path):
         exported = run("export", "--venue", venue, "--format", "json", library=library)
         assert exported.exit_code == 0 and '"neurips2025-muon-scalable"' in exported.stdout
     assert run("list", "--venue", "ICLR", "--ids", library=library).exit_code == 1
+    found = run("search", "muon venue:NIPS", "--ids", library=library)
+    assert (found.exit_code, found.stdout) == (0, "neurips2025-muon-scalable\n")
+    excluded = run("search", "muon -venue:NIPS", "--ids", library=library)
+    assert (excluded.exit_code, excluded.stdout) == (1, "")
+    assert excluded.stderr == "papers: no paper matches 'muon -venue:NIPS'\n"

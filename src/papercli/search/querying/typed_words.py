@@ -44,9 +44,12 @@ def written_solid(out: list[str], latin: set[int], gaps: dict, solid) -> dict[in
 def as_field(tok: str) -> str:
     """A year or a known venue typed as a word is also that field's value: the word or the
     field (no paper's text says "2026" or "ICLR", so ``muon ICLR 2026`` found nothing);
-    ``ICLR2026`` is both."""
+    ``ICLR2026`` is both. A venue asked for by field is read through its aliases."""
     from ...venues import VENUE_YEAR_RE, known_venue
 
+    sign, word = ("NOT ", tok[4:]) if tok.startswith("NOT ") else ("", tok)
+    if word[:6].lower() == "venue:" and (venue := known_venue(word[6:])):
+        return f"{sign}venue:{venue}"  # (venue:NIPS is NeurIPS, as the parser reads it)
     if _BARE_YEAR_RE.fullmatch(tok):
         return f"({tok} OR year:{tok})"
     if not tok.isascii() or not tok[:1].isalpha():

@@ -28,6 +28,7 @@ def plain_words(text: str) -> tuple[list[str], list[str]]:
     a quoted phrase whole; field names, operators, wildcards and the words the query
     language leaves out (of, what) left out; ``year:`` ranges are no text."""
     from ...text.variants import normalize
+    from ...venues import known_venue
 
     wanted, unwanted = [], []
     for m in _TOKEN_RE.finditer(text):
@@ -36,7 +37,9 @@ def plain_words(text: str) -> tuple[list[str], list[str]]:
             if word in OPERATORS or word.lower().startswith("year:"):
                 continue
             out = unwanted if word.startswith("-") and len(word) > 1 else wanted
+            venue = word.lstrip("+-")[:6].lower() == "venue:"
             word = _FIELD_RE.sub("", word.lstrip("+-")).strip(_EDGE)
+            word = (known_venue(word) or word) if venue else word  # (NIPS: NeurIPS)
         else:
             out = wanted
         word = normalize(word).casefold().strip()
