@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from papercli.search.results.marking import MARK_END, MARK_START, mark, plain, segments
 from papercli.search.results.snippets import snippet
 
@@ -135,3 +137,27 @@ def test_a_word_longer_than_the_passage_is_cut_not_walked_past():
     assert plain(mark(text, frozenset({"muon"}), 60)) == text[:60]
     text = "abc muon-" + "y" * 300
     assert plain(mark(text, frozenset({"muon"}), 60)) == text[:60]
+
+
+NUMBERS = [
+    ("我们的方法在多个基准上让准确率提升2.7%，并且推理速度提升很多很多很多", "准确率"),
+    ("我们的方法在多个基准上让准确率提升 2.7% 并且推理速度提升很多很多很多", "准确率"),
+    ("We use Qwen2.5-Math-7B and the accuracy improves by 2.7% over the baseline", "accuracy"),
+    ("the accuracy improves by 12.75% over the baseline model", "accuracy"),
+]
+
+
+@pytest.mark.parametrize(("text", "word"), NUMBERS)
+def test_a_passage_never_ends_inside_a_number(text, word):
+    """ "准确率提升 2" for "准确率提升 2.7%" misstates the result: at any width, a passage
+    ends before a number or after all of it (its decimal point and percent sign)."""
+    from papercli.search.results.passage import window
+
+    start = text.index(word)
+    for cells in range(8, 70):
+        begin, end = window(text, [(start, start + len(word))], cells)
+        if end == len(text):
+            continue
+        last, after = text[end - 1], text[end]
+        inside = (last.isdigit() and after in ".%0123456789") or (last == "." and after.isdigit())
+        assert not inside, (cells, text[begin:end])

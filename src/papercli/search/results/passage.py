@@ -100,6 +100,17 @@ def in_word(ch: str) -> bool:
 _ASCII_WORD = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"  # (in_word)
 
 
+def _joined(text: str, i: int) -> bool:
+    """Whether *i* falls inside a word or a number: between two word characters, or in
+    a number's decimal point or percent sign (2|.7, 2.|7, 2.7|%)."""
+    a, b = text[i - 1], text[i]
+    if in_word(a) and in_word(b):
+        return True
+    if a.isdigit() and b in ".%":
+        return b == "%" or (i + 1 < len(text) and text[i + 1].isdigit())
+    return a == "." and b.isdigit() and i >= 2 and text[i - 2].isdigit()
+
+
 def _densest(text: str, spans: list[tuple[int, int]], maxcells: int) -> int:
     """The start of the span from which *maxcells* cells hold the most whole spans (the
     first such; the first span when none fits)."""
@@ -132,14 +143,15 @@ def window(text: str, spans: list[tuple[int, int]], maxcells: int) -> tuple[int,
         stop = max(text.rfind(mark, begin, end) for mark in "，。；！？")
         if stop > 0 and cells(text, stop, end) <= maxcells // 4:
             end = stop + 1
-    if end < len(text) and in_word(text[end - 1]) and in_word(text[end]):
-        # a Latin word (Newton-Schulz) is not cut, unless it holds the match: then the
-        # budget cuts it (a walk that did not stop at the match went past the text's start)
+    if end < len(text) and _joined(text, end):
+        # a Latin word (Newton-Schulz) or a number (2.7%, Qwen2.5) is not cut, unless it
+        # holds the match: then the budget cuts it (a walk that did not stop at the match
+        # went past the text's start). "提升 2" for "提升 2.7%" misstates the result.
         if ascii:
-            cut = best + len(text[best:end].rstrip(_ASCII_WORD))
+            cut = best + len(text[best:end].rstrip(_ASCII_WORD + ".%"))
         else:
             cut = end
-            while cut > best and in_word(text[cut - 1]):
+            while cut > best and (in_word(text[cut - 1]) or text[cut - 1] in ".%"):
                 cut -= 1
         end = cut if cut > best else end
     return begin, max(end, best + 1)
