@@ -291,3 +291,23 @@ def test_the_entry_type_is_kept_and_howpublished_names_a_venue_when_nothing_else
         "fields with no place in a record, kept in the source copy only: eprint (1), "
         "eprinttype (1), howpublished (1)"
     ]
+
+
+def test_font_switches_are_no_words_in_any_format(tmp_library, tmp_path):
+    """{\\em some words} came out as "em some words" in show, Markdown and BibTeX."""
+    from papercli.export import FORMATS, render
+
+    refs = tmp_path / "refs.bib"
+    refs.write_text(
+        "@inproceedings{a, title={Learning {\\em Fast} Models}, year={2025}, booktitle={ICML},\n"
+        "  abstract={We train {\\bf small} models {\\it quickly} and {\\sc well}.}}\n",
+        encoding="utf-8",
+    )
+    report = ingest(tmp_library, [refs])
+    record = tmp_library.load(report.new[0])
+    assert latex_to_text(record.title) == "Learning Fast Models"
+    assert latex_to_text(record.abstract) == "We train small models quickly and well."
+    for fmt in FORMATS:
+        text = render(fmt, [record])
+        for switch in ("em Fast", "bf small", "it quickly", "sc well"):
+            assert switch not in text, (fmt, switch)

@@ -91,8 +91,19 @@ _OWN_MACROS = {
 }
 
 
+# Font switches ({\em words}, {\bf words}) change how the words look, and are no words:
+# read as their names they came out as "em some words".
+_SWITCHES = frozenset(
+    "em bf it sc sl tt rm sf up md bfseries mdseries itshape scshape slshape upshape "
+    "ttfamily rmfamily sffamily normalfont tiny scriptsize footnotesize small normalsize "
+    "large Large LARGE huge Huge".split()
+)
+
+
 def _macro(piece: str) -> str:
     name = re.match(r"\\([A-Za-z]+)", piece).group(1)
+    if name in _SWITCHES and piece[len(name) + 1 :] in ("", "{}"):
+        return ""
     if name in _OWN_MACROS and piece[len(name) + 1 :] in ("", "{}"):
         return _OWN_MACROS[name]
     if name not in _known_macros() and piece[len(name) + 1 :] in ("", "{}"):
