@@ -480,3 +480,24 @@ def test_another_projects_refs_bib_with_the_same_key_is_another_paper(tmp_path, 
     assert (len(report.new), report.revised) == (1, [])
     assert tmp_library.load("jmlr2020-muon-jounrals").title == "Muon for Jounrals"
     assert tmp_library.load(report.new[0]).citekey == "sparseattention2020"  # (keys are unique)
+
+
+def test_a_digest_page_copied_without_its_header_merges_by_title_and_says_so(
+    seeded_library, tmp_path
+):
+    """Issue 45: the page's papers are those of the library, not venue-less duplicates."""
+    page = tmp_path / "copied.txt"
+    lines = DIGEST.read_text("utf-8").splitlines()
+    page.write_text("\n".join(lines[4:13]) + "\n", encoding="utf-8")  # three entries, no header
+    report = ingest(seeded_library, [page])
+    assert report.summary() == "1 document, 3 entries: 0 new, 3 merged, 0 unchanged, 1 warning"
+    assert report.merged == [
+        "iclr2026-convergence-analysis-adaptive-optimizers-under",
+        "iclr2026-vip",
+        "iclr2026-celo2",
+    ]
+    assert report.warnings == [
+        f"{page}:1: no header line names the venue and year (the page's first lines "
+        "missing?): its papers are matched to the library by title"
+    ]
+    assert len(record_files(seeded_library)) == 63

@@ -68,3 +68,54 @@ def test_a_stage_left_by_a_killed_process_is_discarded_before_staging(tmp_librar
     with tmp_library.transaction() as txn:
         txn.save(_record("iclr2026-a"))
     assert list(_files(tmp_library)) == ["iclr2026-a.yaml"]  # no COMMIT: the ghost never was
+
+
+KILLED_AT = """
+import os, signal, sys
+from pathlib import Path
+from papercli.store import transaction
+from papercli.store.library import Library
+from papercli.store.record import Record
+
+point = sys.argv[2]
+if point == "after-commit":  # COMMIT written, no file renamed or unlinked yet
+    transaction.Transaction._apply = lambda self, names: os.kill(os.getpid(), signal.SIGKILL)
+else:  # killed while flushing the staged files, before COMMIT
+    transaction.fsync_dir = lambda path: os.kill(os.getpid(), signal.SIGKILL)
+library = Library(Path(sys.argv[1]))
+with library.transaction() as txn:
+    txn.save(Record(id="iclr2026-a", title="A merged", venue="ICLR", year=2026))
+    txn.remove("iclr2026-b")
+    txn.remove_source("sources/b-0123.txt")
+"""
+
+
+@pytest.mark.parametrize("point", ["before-commit", "after-commit"])
+def test_a_removal_killed_lands_whole_or_not_at_all(tmp_library, point):
+    """papers remove and merge: SIGKILL on either side of the commit point, and the next
+    command finishes or discards the save, the removal and the copy's removal together."""
+    import signal
+    import subprocess
+    import sys
+
+    with tmp_library.transaction() as txn:
+        txn.save(_record("iclr2026-a"))
+        txn.save(_record("iclr2026-b"))
+    tmp_library.sources_dir.mkdir()
+    (tmp_library.sources_dir / "b-0123.txt").write_text("a copy", "utf-8")
+    before = _files(tmp_library)
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLED_AT, str(tmp_library.root), point], capture_output=True
+    )
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert _files(tmp_library) == before  # nothing visible yet, either way
+    said = tmp_library.recover()
+    copies = sorted(p.name for p in tmp_library.sources_dir.iterdir())
+    if point == "after-commit":
+        assert said == "finished an interrupted write of 1 record and the removal of 1"
+        assert list(_files(tmp_library)) == ["iclr2026-a.yaml"] and copies == []
+        assert b"title: A merged\n" in _files(tmp_library)["iclr2026-a.yaml"]
+    else:
+        assert said == "discarded an interrupted write that had not committed"
+        assert _files(tmp_library) == before and copies == ["b-0123.txt"]
+    assert not (tmp_library.root / TXN_DIR).exists()

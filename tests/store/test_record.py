@@ -53,7 +53,9 @@ def full_record() -> Record:
 def test_to_dict_has_fields_in_order_and_omits_empty_optional_sections():
     data = full_record().to_dict()
     assert list(data) == [
-        f for f in FIELDS if f not in ("authors", "kind", "keywords", "tag_edits", "conflicts")
+        f
+        for f in FIELDS
+        if f not in ("aliases", "authors", "kind", "keywords", "tag_edits", "conflicts")
     ]
 
 

@@ -53,6 +53,8 @@ ORDER = (
     "enrich",
     "index",
     "edit",
+    "remove",
+    "merge",
     "doctor",
     "config",
     "stats",
@@ -348,7 +350,7 @@ PaperArg = Annotated[
 def _register_commands() -> None:
     import importlib
 
-    for name in ("library", "find", "tags", "export", "enrich", "settings"):
+    for name in ("library", "curate", "find", "tags", "export", "enrich", "settings"):
         importlib.import_module(f"{__package__}.{name}")
 
 

@@ -130,7 +130,7 @@ def edit(ctx: typer.Context, paper_id: PaperArg) -> None:
         if not sys.stdin.isatty():  # (no one to ask: the error says the problem, once)
             return False
         session.env.say(problem)
-        return typer.confirm("Edit again?", default=True, err=True)
+        return session.env.ask("Edit again?", default=True)
 
     outcome = edit_record(library, rid, again=again)
     session.out(f"{rid}: {outcome}")

@@ -98,6 +98,12 @@ class Batch:
                 return record
         return None
 
+    def placed(self, source: Source) -> Record | None:
+        """The record a paper was merged into (``papers merge``) that holds this very entry:
+        its document ingested again finds the paper kept, not the one merged away."""
+        rids = self.indexed(f"m:{source.document}:{source.line}")
+        return self.get(rids[0]) if rids else None
+
     def taken(self, citekey: str) -> bool:
         """Whether a paper of the library or of this ingest has *citekey*. The index's list
         of keys keeps a deleted paper's key until its segment is merged: a clash with it is
@@ -161,7 +167,7 @@ class Batch:
             if outcome == "revised":
                 self.remember(record, touched=True)
         else:
-            record = self.find(entry)
+            record = self.find(entry) or self.placed(source)
             base = _base_id(entry) if record is None else ""  # (the id a new record starts from)
             if record is None and (broken := self.broken_record(base)):
                 report.warnings.append(f"{where or source.name}:{entry.line}: {broken}")
@@ -226,8 +232,14 @@ class Batch:
         )
 
     def create(self, entry: Entry, source: Source, base: str) -> Record:
-        rid = ids.unique_id(
-            base, lambda i: i in self.records or i in self.parked or self.library.exists(i)
+        rid = ids.unique_id(  # (nor a merged paper's id, which still names the paper kept)
+            base,
+            lambda i: (
+                i in self.records
+                or i in self.parked
+                or self.library.exists(i)
+                or bool(self.indexed(f"i:{i}"))
+            ),
         )
         record = new_record(rid, entry, source)
         if entry.citekey and not self.taken(entry.citekey):

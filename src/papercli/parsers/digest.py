@@ -64,6 +64,12 @@ def parse(lines: list[str]) -> Document:
     if doc.foreign:
         return doc
     _parse_entries(doc, lines, first_entry)
+    if doc.venue is None and doc.entries:  # (a page copied without its first lines)
+        doc.warn(
+            1,
+            "no header line names the venue and year (the page's first lines missing?): "
+            "its papers are matched to the library by title",
+        )
     if doc.declared_count is not None and doc.declared_count != len(doc.entries):
         doc.warn(
             1,

@@ -159,6 +159,7 @@ def print_record(env: Environment, hit: Hit) -> None:
     rows = [
         ("id", [record.id]),
         ("citekey", [record.citekey or ""]),
+        ("merged from", [", ".join(record.aliases)]),  # (ids and keys that still name it)
         ("short name", [record.short_name or ""]),
         ("authors", ["; ".join(record.authors)]),
         ("venue", [f"{record.venue or ''} {record.year or ''}".strip()]),

@@ -108,6 +108,14 @@ class Environment:
     def warn(self, message: str) -> None:
         self.say(f"warning: {message}")
 
+    def ask(self, question: str, default: bool = False) -> bool:
+        """A yes/no question on stderr, answered on stdin (end of input: *default*). Click's
+        confirm wrote a space to stdout after the question, into a redirected output."""
+        self.stderr.write(f"{question} [{'Y/n' if default else 'y/N'}] ")
+        self.stderr.flush()
+        answer = (self.stdin.readline() if self.stdin is not None else "").strip().lower()
+        return default if not answer else answer in ("y", "yes")
+
     # -- the pager ----------------------------------------------------------------------------
 
     def page(self, text: str) -> None:

@@ -68,6 +68,7 @@ def check(library: Library) -> list[Problem]:
             )
             continue
         problems += records.check(library, record, f"papers/{entry.name}")
+    problems += records.reused_aliases()
     for copy in sorted(library.sources_dir.glob("[!.]*")) if library.sources_dir.is_dir() else []:
         if copy.is_file() and f"sources/{copy.name}" not in records.cited:
             message = "no record cites this document copy"
@@ -127,6 +128,7 @@ class _Records:
         self.keys: dict[str, str] = {}
         self.cited: set[str] = set()
         self.stamps: dict[str, list[int]] = {}
+        self.aliases: dict[str, str] = {}  # a merged paper's id or key -> where it is kept
 
     def check(self, library: Library, record, where: str) -> list[Problem]:
         problems = []
@@ -139,6 +141,8 @@ class _Records:
             problems.append(Problem("duplicate citation key", where, message, False))
         if record.citekey:
             self.keys.setdefault(record.citekey, where)
+        for alias in record.aliases:
+            self.aliases.setdefault(alias, where)
         for source in record.sources:
             if source.remote:  # a service's reply: nothing stored to look for
                 continue
@@ -146,6 +150,19 @@ class _Records:
             if not (library.root / source.document).is_file():
                 message = f"{source.document} (from {source.name}:{source.line}) is missing"
                 problems.append(Problem("missing source copy", where, message, False))
+        return problems
+
+    def reused_aliases(self) -> list[Problem]:
+        """A merged paper's id or key that another record has taken again (by hand, or a
+        record copied in): it no longer names one paper."""
+        problems = []
+        for alias, where in sorted(self.aliases.items()):
+            other = self.ids.get(alias) or self.keys.get(alias)
+            if other and other != where:
+                message = (
+                    f"{alias}, the id or key of a paper merged into this one, is also in {other}"
+                )
+                problems.append(Problem("alias in use", where, message, False))
         return problems
 
 

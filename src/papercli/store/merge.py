@@ -16,6 +16,10 @@ The rule (also in the README):
    This is how the digest entry "RRNCO: Towards Real-World Routing …" and the untitled
    abstract that introduces RRNCO become one record.
 
+5. An entry that names no venue and no year (a digest page copied without its header)
+   and a record with the same title → same paper: the title is all the entry can be
+   known by, and a second, venue-less record of it would only be a duplicate.
+
 Two different arXiv identifiers are two papers, whatever else they share. Anything else
 stays separate.
 """
@@ -94,6 +98,16 @@ def record_keys(record: Record) -> tuple[str, ...]:
     )
 
 
+def merged_keys(record: Record) -> list[str]:
+    """A merged paper's further keys (``papers merge``): each alias (``i:``), by which the
+    papers merged into it are still found, and each place its sources cite (``m:``), by
+    which ingesting a merged entry's document again finds this record, not a new one."""
+    if not record.aliases:
+        return []
+    places = [f"m:{s.document}:{s.line}" for s in record.sources if "," not in s.document]
+    return [f"i:{a}" for a in record.aliases] + places
+
+
 def entry_keys(entry: Entry) -> tuple[str, ...]:
     return identity_keys(
         entry.venue, entry.year, entry.title, entry.short_name, entry.abstract, arxiv_id(entry.urls)
@@ -121,6 +135,8 @@ def same_paper(record: Record, entry: Entry) -> bool:
     titled = {k for k in shared if k.startswith("p:")}
     if titled and (is_arxiv(record.venue) or is_arxiv(entry.venue)):
         return True  # a preprint and its published version (or two years of one preprint)
+    if titled and entry.venue is None and entry.year is None:
+        return True  # a page that names no venue (copied without its header): its title
     shared -= titled
     if not shared:
         return False

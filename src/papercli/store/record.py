@@ -26,6 +26,7 @@ REMOTE_PREFIXES = ("openreview:",)  # sources that are a service's reply, not a 
 FIELDS = (
     "id",
     "citekey",
+    "aliases",
     "title",
     "authors",
     "short_name",
@@ -131,6 +132,9 @@ def _copied(value: Any) -> Any:
 class Record(Paper):
     id: str
     citekey: str | None = None  # BibTeX key: unique in the library, kept once given
+    # The ids and citation keys of papers merged into this one (papers merge): they still
+    # name it, so a draft that cites an old key and a script that holds an old id still work.
+    aliases: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
     # Tags the user added or removed by hand; they survive re-ingest and retagging.
     tag_edits: dict[str, list[str]] = field(default_factory=dict)
@@ -194,8 +198,10 @@ class Record(Paper):
         out: dict[str, Any] = {
             "id": self.id,
             "citekey": self.citekey,
-            "title": self.title,
         }
+        if self.aliases:  # (only a merged paper has them)
+            out["aliases"] = list(self.aliases)
+        out["title"] = self.title
         if self.authors:  # none of our digests names authors: the key appears when known
             out["authors"] = list(self.authors)
         out |= {
@@ -243,6 +249,11 @@ class Record(Paper):
         citekey = _opt_str(data.get("citekey"), f"{where}.citekey")
         if citekey is not None and not CITEKEY_RE.match(citekey):
             raise RecordError(f"{where}: 'citekey' must be ASCII letters, digits and _:./+-")
+        aliases = _str_list(data.get("aliases") or [], f"{where}.aliases")
+        if not all(CITEKEY_RE.match(a) for a in aliases):  # (an id is a citekey's shape too)
+            raise RecordError(
+                f"{where}: 'aliases' must be ids or citation keys (letters, digits, _:./+-)"
+            )
         kind = _opt_str(data.get("kind"), f"{where}.kind")
         if kind is not None and not KIND_RE.match(kind):
             raise RecordError(
@@ -252,6 +263,7 @@ class Record(Paper):
         record = cls(
             id=rid,
             citekey=citekey,
+            aliases=aliases,
             title=_opt_str(data.get("title"), f"{where}.title"),
             authors=_str_list(data.get("authors") or [], f"{where}.authors"),
             short_name=_opt_str(data.get("short_name"), f"{where}.short_name"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import Protocol
@@ -32,7 +33,8 @@ class Transaction:
        holds no file contents in memory);
     2. on commit the staged files are flushed to disk, then ``.txn/COMMIT`` (the list of
        files) is written and flushed: the commit point;
-    3. each file is renamed into ``papers/``; then ``.txn`` is removed.
+    3. each file is renamed into ``papers/``, and each removed record file unlinked; then
+       ``.txn`` is removed.
 
     A failure inside the ``with`` block removes ``.txn``. A process killed before step 2
     leaves a ``.txn`` without ``COMMIT``: the next command deletes it (nothing happened).
@@ -62,6 +64,7 @@ class Transaction:
         """Stage *record* for writing if its text changed; return whether it did."""
         path = self.library.record_path(record.id)
         data = dump_yaml(record.to_dict()).encode("utf-8")
+        self.names.pop(f"-{path.name}", None)  # (saved after all: no longer removed)
         try:
             if path.read_bytes() == data:
                 if self.names.pop(path.name, 0) is None:
@@ -74,6 +77,22 @@ class Transaction:
             handle.write(data)
         self.names[path.name] = None
         return True
+
+    def remove(self, rid: str) -> None:
+        """Stage the removal of *rid*'s record file: it goes at the commit, with the files
+        saved, or not at all (a removal is journalled as ``-<id>.yaml``)."""
+        path = self.library.record_path(rid)
+        self._begin()
+        if self.names.pop(path.name, 0) is None:
+            os.unlink(self.staged / path.name)  # staged earlier in this transaction
+        self.names[f"-{path.name}"] = None
+
+    def remove_source(self, rel: str) -> None:
+        """Stage the removal of a document copy (``sources/<name>``) no record will cite."""
+        if not _journal_name(rel) or not rel.startswith("sources/"):
+            raise ValueError(f"not a document copy of the library: {rel!r}")
+        self._begin()
+        self.names[f"-{rel}"] = None
 
     def _begin(self) -> None:
         if not self.staged.is_dir():
@@ -100,7 +119,7 @@ class Transaction:
             return
         names = list(self.names)
         if len(names) <= SYNC_EACH_FILE_UP_TO:
-            for name in names:
+            for name in (n for n in names if not n.startswith("-")):
                 fd = os.open(self.staged / name, os.O_RDONLY)
                 try:
                     os.fsync(fd)
@@ -139,6 +158,12 @@ class Transaction:
         papers, sources = self.library.papers_dir, self.library.sources_dir
         papers.mkdir(parents=True, exist_ok=True)
         for name in names:
+            if name.startswith("-"):  # a removal (gone already after an earlier attempt)
+                gone = name[1:]
+                folder = sources if gone.startswith("sources/") else papers
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(folder / gone.removeprefix("sources/"))
+                continue
             copy = name.startswith("sources/")
             if copy:
                 sources.mkdir(exist_ok=True)
@@ -146,7 +171,7 @@ class Transaction:
             if staged.exists():
                 os.replace(staged, (sources / name[8:]) if copy else (papers / name))
         fsync_dir(papers)
-        if any(name.startswith("sources/") for name in names):
+        if any(name.startswith(("sources/", "-sources/")) for name in names):
             fsync_dir(sources)
         import shutil
 
@@ -157,8 +182,10 @@ class Transaction:
         if marker.exists():
             names = [n for n in marker.read_text("utf-8").split("\n") if _journal_name(n)]
             self._apply(names)
-            records = sum(not n.startswith("sources/") for n in names)
-            return f"finished an interrupted write of {records} records"
+            records = sum(not n.startswith(("sources/", "-")) for n in names)
+            removed = sum(n.startswith("-") and n.endswith(".yaml") for n in names)
+            gone = f" and the removal of {removed}" if removed else ""
+            return f"finished an interrupted write of {records} record{'s' * (records != 1)}{gone}"
         import shutil
 
         shutil.rmtree(self.dir)
@@ -167,6 +194,7 @@ class Transaction:
 
 def _journal_name(name: str) -> bool:
     """A line of ``COMMIT`` that names a file of ours: never a path elsewhere."""
+    name = name.removeprefix("-")  # (a removal)
     if name.startswith("sources/"):
-        return safe_file_name(name[8:]) == name[8:]
+        return safe_file_name(name[8:]) == name[8:] != ""
     return name.endswith(".yaml") and ID_RE.match(name[: -len(".yaml")]) is not None

@@ -180,6 +180,18 @@ def first_sentence(text: str, limit: int = 160) -> str:
     return shorten(sentence, limit)
 
 
+def fit_cells(text: str, cells: int) -> str:
+    """*text* cut to *cells* terminal columns (a Chinese character takes two), with "…"."""
+    import unicodedata
+
+    used = 0
+    for i, ch in enumerate(text):
+        used += 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+        if used > cells - 1:
+            return text[:i].rstrip() + "…"
+    return text
+
+
 def shorten(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text

@@ -202,7 +202,9 @@ class IndexFolder:
         """Every citation key in the index's list of terms (read once per ingest, not once
         per paper); it may still hold deleted papers' keys (see ``has_citekey``)."""
         with self.searcher() as searcher:
-            return {k.decode("utf-8") for k in searcher.lexicon("citekey")}
+            keys = {k.decode("utf-8") for k in searcher.lexicon("citekey")}
+            aliases = searcher.reader().expand_prefix("keys", "i:")  # (merged papers' keys)
+            return keys | {a.decode("utf-8")[2:] for a in aliases}
 
     def categories(self) -> set[str]:
         """Every category in the index's list of terms, lower-cased as indexed (a deleted
@@ -214,10 +216,12 @@ class IndexFolder:
             return {c.decode("utf-8") for c in searcher.lexicon("category")}
 
     def has_citekey(self, citekey: str, searcher) -> bool:
-        """Whether a paper in the index (not a deleted one) has *citekey*."""
+        """Whether a paper in the index (not a deleted one) has *citekey*, or has it as the
+        key of a paper merged into it (a draft citing that key names the merged paper)."""
         from whoosh import query
 
-        return any(True for _ in searcher.docs_for_query(query.Term("citekey", citekey)))
+        q = query.Or([query.Term("citekey", citekey), query.Term("keys", f"i:{citekey}")])
+        return any(True for _ in searcher.docs_for_query(q))
 
     def ids(self, q) -> list[str]:
         """The ids of every paper matching *q* (stored ids only, no record data kept)."""

@@ -130,12 +130,16 @@ class PaperIndex(IndexFolder):
         return open_writer(self, expected, papers_dir, clear, progress)
 
     def write(
-        self, records: Iterable[Record], new: frozenset[str] = frozenset(), progress=quiet
+        self,
+        records: Iterable[Record],
+        new: frozenset[str] = frozenset(),
+        progress=quiet,
+        removed: Iterable[str] = (),
     ) -> None:
-        """Index records that were just saved (see ``sync.write``)."""
+        """Index records that were just saved, forget those removed (see ``sync.write``)."""
         from .sync import write
 
-        write(self, records, new, progress)
+        write(self, records, new, progress, removed)
 
     # -- reading ----------------------------------------------------------------------------
 

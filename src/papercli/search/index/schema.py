@@ -12,7 +12,7 @@ import json
 
 from ...store.files import Stamp
 from ...store.links import link_keys
-from ...store.merge import record_keys
+from ...store.merge import merged_keys, record_keys
 from ...store.record import Record
 from ...text import strip_controls
 from ...text.latex import latex_to_text
@@ -127,7 +127,9 @@ def document(
         "venue": record.venue or "",
         "year": record.year,  # (None: no year indexed, in no range)
         "category": ",".join(c.replace(",", " ") for c in record.categories),
-        "keys": ",".join(dict.fromkeys([*record_keys(record), *link_keys(record.urls)])),
+        "keys": ",".join(
+            dict.fromkeys([*record_keys(record), *link_keys(record.urls), *merged_keys(record)])
+        ),
         "facets": ",".join(v.replace(",", " ") for v in facets(record)),
         "sortkey": f"{record.label.casefold()}\0{record.id}",  # (equal labels: by id)
         "stamp": stamp.as_list(),

@@ -158,15 +158,25 @@ def apply(
 
 
 def write(
-    index: IndexFolder, records: Iterable[Record], new: frozenset[str] = frozenset(), progress=quiet
+    index: IndexFolder,
+    records: Iterable[Record],
+    new: frozenset[str] = frozenset(),
+    progress=quiet,
+    removed: Iterable[str] = (),
 ) -> None:
-    """Index records that were just saved (under the library lock); *new* names the ids
-    that are not in the index yet (added without looking for an old version)."""
+    """Index records that were just saved (under the library lock) and forget those just
+    *removed*; *new* names the ids that are not in the index yet (added without looking
+    for an old version)."""
     upserts = []
     for record in records:
         stamp = index.library.stamp(record.id)
         if stamp is not None:
             upserts.append((record, stamp))
     apply(
-        index, upserts, [], papers_dir=index.library.papers_dir_stamp(), new=new, progress=progress
+        index,
+        upserts,
+        list(removed),
+        papers_dir=index.library.papers_dir_stamp(),
+        new=new,
+        progress=progress,
     )

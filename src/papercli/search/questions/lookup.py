@@ -1,4 +1,5 @@
-"""One paper by what a user gives for it: its id, its citation key, one of its links,
+"""One paper by what a user gives for it: its id, its citation key (or a merged paper's
+id or key), one of its links,
 its title pasted, its short name, or a unique part of its id.
 
 In: the text given and the open index. Out: the paper's hit, or a ``UsageError``: one
@@ -34,6 +35,8 @@ def get_paper(index: PaperIndex, rid: str) -> Hit:
     hits = index.run(query.Term("citekey", rid), limit=2)
     if len(hits) == 1:  # (keys are unique in a library; two would be a damaged one)
         return hits[0]
+    if merged := index.run(query.Term("keys", f"i:{rid}"), limit=2):
+        return merged[0]  # (the id or key of a paper merged into this one: papers merge)
     link = link_key(rid)
     if link:
         return _one(rid, index.run(query.Term("keys", link), limit=SHOWN + 1), "link")
@@ -43,8 +46,9 @@ def get_paper(index: PaperIndex, rid: str) -> Hit:
     named = _short_named(index, rid)
     if named:
         return _one(rid, [index.get(i) for i in named], "short name")
-    if fitting := _id_parts(index, rid):
-        return _one(rid, [index.get(i) for i in fitting], "part of an id")
+    # (the list of terms keeps a removed paper's id until its segment is merged)
+    if fitting := [h for h in map(index.get, _id_parts(index, rid)) if h is not None]:
+        return _one(rid, fitting, "part of an id")
     cited = cited_titles(index, rid)
     if cited is not None and (hits := index.run(cited, limit=SHOWN + 1)):
         return _one(rid, hits, "title")
@@ -55,25 +59,15 @@ SHOWN = 8  # (the candidates listed when several papers fit)
 LINE_CELLS = 76  # (each on one line of an 80-column terminal, after its indent)
 
 
-def _fit(text: str, cells: int) -> str:
-    """*text* cut to *cells* terminal columns (a Chinese character takes two), with "…"."""
-    import unicodedata
-
-    used = 0
-    for i, ch in enumerate(text):
-        used += 2 if unicodedata.east_asian_width(ch) in "WF" else 1
-        if used > cells - 1:
-            return text[:i].rstrip() + "…"
-    return text
-
-
 def _one(rid: str, hits: list[Hit], what: str) -> Hit:
     """The one paper of *hits*, or the error listing them (each with its title)."""
     if len(hits) == 1:
         return hits[0]
-    from ...text import strip_controls
+    from ...text import fit_cells, strip_controls
 
-    lines = [_fit(f"{h.id}  {strip_controls(h.record.label)}", LINE_CELLS) for h in hits[:SHOWN]]
+    lines = [
+        fit_cells(f"{h.id}  {strip_controls(h.record.label)}", LINE_CELLS) for h in hits[:SHOWN]
+    ]
     more = ["…"] if len(hits) > SHOWN else []
     listed = "\n  ".join([*lines, *more])
     raise UsageError(f"{rid!r} fits several papers ({what}); give the id:\n  {listed}")
@@ -86,12 +80,25 @@ def _id_parts(index: PaperIndex, rid: str) -> list[str]:
     if not typed or any(c.isspace() for c in typed):
         return []
     with index.searcher() as searcher:
-        ids = list(searcher.reader().field_terms("id"))
-    return sorted(
+        reader = searcher.reader()
+        ids = list(reader.field_terms("id"))
+        merged = [
+            k.decode("utf-8")[2:] for k in reader.expand_prefix("keys", "i:")
+        ]  # (papers merge)
+    fitting = sorted(
         i
-        for i in ids
+        for i in [*ids, *merged]
         if i.startswith(typed) or i.endswith(typed) or i.partition("-")[2].startswith(typed)
-    )[: SHOWN + 1]
+    )
+    found = [_merged_into(index, i) if i in merged else i for i in fitting]
+    return list(dict.fromkeys(i for i in found if i))[: SHOWN + 1]
+
+
+def _merged_into(index: PaperIndex, alias: str) -> str | None:
+    from whoosh import query
+
+    hits = index.run(query.Term("keys", f"i:{alias}"), limit=1)
+    return hits[0].id if hits else None
 
 
 def _short_named(index: PaperIndex, name: str) -> list[str]:
