@@ -31,6 +31,14 @@ def export(
         str | None,
         typer.Option("--format", "-f", help=f"{FORMAT_NAMES} (default: the export_format setting)"),
     ] = None,
+    cited_in: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--cited-in",
+            help="Export what a draft cites (.aux, .bcf, .tex, .md, .qmd, .Rmd; repeatable).",
+            show_default=False,
+        ),
+    ] = None,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write to FILE (atomically), not stdout.")
     ] = None,
@@ -50,6 +58,12 @@ def export(
       papers export --venue ICLR --year 2025..2026 --format csl-json
       papers search muon --ids | papers export --format biblatex -
       papers export --format json --output backup.json
+      papers export --cited-in paper.aux --format biblatex --output refs.bib
+
+    --cited-in exports the papers a draft cites, each under the key the draft cites it
+    by (its citation key, its id, or a merged paper's); \\nocite{*} cites them all. A
+    key no paper has is named with the closest keys, the rest is written, and the exit
+    code is 1.
     """
     from collections import Counter
 
@@ -71,18 +85,63 @@ def export(
     filters = session.filters(tag, venue=venue, year=year)
     index = session.index()
     text = " ".join(words) or None
-    chosen = q.select(index, text, filters, ids, session.resolve_tag, session.passing(passing))
+    keys, unknown = None, []
+    if cited_in:
+        if words or ids or tag or venue or year:
+            raise UsageError(
+                "--cited-in chooses the papers itself: give no query, --id, --tag, --venue "
+                "or --year with it"
+            )
+        chosen, keys, unknown = _cited(index, cited_in)
+        for u in unknown:
+            near = f"; closest: {', '.join(u.closest)}" if u.closest else ""
+            session.env.say(f"{u.where}: no paper has the key {u.key!r}{near}")
+        if not chosen:
+            raise session.nothing(f"no paper of the library is cited in {_names(cited_in)}")
+    else:
+        chosen = q.select(index, text, filters, ids, session.resolve_tag, session.passing(passing))
     if not chosen:
         what = f" matches {quoted(' '.join(words))}" if words else " to export"
         raise session.nothing("no paper" + what, filters)
     notes = Counter()
     with session.env.progress(len(chosen), f"exporting {fmt}") as advance:
-        pieces = exporters.chunks(fmt, RecordStream(index, chosen), advance, notes)
+        pieces = exporters.chunks(fmt, RecordStream(index, chosen, keys), advance, notes)
         write(session.env, pieces, output)
     if output:
         session.env.say(f"wrote {len(chosen)} papers to {output}")
     for line in exporters.advice(notes, len(chosen)):
         session.env.say(line)
+    if unknown:
+        raise typer.Exit(1)
+
+
+def _names(paths: list[Path]) -> str:
+    return ", ".join(str(p) for p in paths)
+
+
+def _cited(index, drafts: list[Path]):
+    """The ids the drafts cite (every paper's for \\nocite{*}), the key each entry is
+    written under (None: the paper's own), and the keys no paper has."""
+    from whoosh import query
+
+    from ..parsers.citations import cited_keys, kind_of
+    from ..search.questions.cited import cited_papers
+
+    citations = []
+    for draft in drafts:
+        kind = kind_of(draft.name)
+        try:
+            data = draft.read_bytes()
+        except OSError as exc:
+            raise UsageError(f"{draft}: cannot read the draft: {exc.strerror}") from None
+        text = data.decode("utf-8", errors="replace")  # (keys are ASCII; the rest may not be)
+        citations += [(c.key, f"{draft}:{c.line}") for c in cited_keys(text, kind)]
+    found, unknown, every = cited_papers(index, citations)
+    pairs = [(c.rid, c.key) for c in found]
+    if every:
+        named = {rid for rid, _key in pairs}
+        pairs += [(rid, None) for rid in sorted(index.ids(query.Every())) if rid not in named]
+    return [rid for rid, _k in pairs], [k for _rid, k in pairs], unknown
 
 
 def write(env, pieces, output: Path | None) -> None:

@@ -68,16 +68,20 @@ class RecordStream:
     """Records by id, read from the index one at a time each time it is iterated: an
     export of the whole library never holds every record in memory."""
 
-    def __init__(self, index: PaperIndex, ids: list[str]) -> None:
+    def __init__(self, index: PaperIndex, ids: list[str], keys: list | None = None) -> None:
         self.index = index
         self.ids = ids
+        self.keys = keys  # (parallel to *ids*: the key to write each under; None: its own)
 
     def __len__(self) -> int:
         return len(self.ids)
 
     def __iter__(self):
         with self.index.searcher() as searcher:
-            for rid in self.ids:
+            for n, rid in enumerate(self.ids):
                 fields = searcher.document(id=rid)
                 if fields:
-                    yield Record.from_dict(fields["data"], rid)
+                    record = Record.from_dict(fields["data"], rid)
+                    if self.keys and self.keys[n]:  # (as a draft cites it: it compiles)
+                        record.citekey = self.keys[n]
+                    yield record
