@@ -74,8 +74,10 @@ def test_merge_folds_b_into_a_and_b_still_names_it(seeded_library):
     merged = run("merge", "MuonBP", "EF21-Muon")
     assert (merged.exit_code, merged.stdout) == (
         0,
-        "merged iclr2026-ef21-muon into iclr2026-muonbp; kept 2 differing values as conflicts\n"
-        "iclr2026-ef21-muon, ef21muon2026 now name iclr2026-muonbp\n",
+        "merged iclr2026-ef21-muon into iclr2026-muonbp\n"
+        "kept 2 differing values as conflicts: papers show iclr2026-muonbp lists them\n"
+        "iclr2026-ef21-muon now names iclr2026-muonbp\n"
+        "ef21muon2026 now names iclr2026-muonbp\n",
     )
     assert "iclr2026-ef21-muon" not in _ids(seeded_library)
     record = yaml.safe_load((seeded_library.papers_dir / "iclr2026-muonbp.yaml").read_text())

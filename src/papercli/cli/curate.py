@@ -95,13 +95,14 @@ def merge(
     record = merge_papers(session.library(), a.id, b.id, session.taxonomy)
     filled = [n for n in FILLED if not getattr(before, n) and getattr(record, n)]
     conflicts = len(record.conflicts) - len(before.conflicts)
-    said = [f"merged {b.id} into {a.id}"]
+    session.out(f"merged {b.id} into {a.id}")
     if filled:
-        said.append(f"filled {', '.join(filled)}")
+        session.out(f"filled {', '.join(filled)} from {b.id}")
     if conflicts:
-        said.append(f"kept {conflicts} differing value{'s' * (conflicts != 1)} as conflicts")
-    session.out("; ".join(said))
-    session.out(f"{', '.join(a for a in record.aliases)} now name {a.id}")
+        values = f"{conflicts} differing value{'s' * (conflicts != 1)}"
+        session.out(f"kept {values} as conflicts: papers show {a.id} lists them")
+    for alias in [b.id, *(k for k in (b.record.citekey,) if k and k != record.citekey)]:
+        session.out(f"{alias} now names {a.id}")  # (one a line: ids are long)
 
 
 FILLED = ("title", "authors", "short_name", "venue", "year", "abstract", "summary_zh")
