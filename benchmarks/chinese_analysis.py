@@ -43,7 +43,7 @@ QUERIES = [
 def records():
     import yaml
 
-    from papercli.text import latex_to_text
+    from papercli.text.latex import latex_to_text
 
     for path in sorted((ROOT / "data" / "library" / "papers").glob("*.yaml")):
         r = yaml.safe_load(path.read_text("utf-8"))
