@@ -996,6 +996,8 @@ def test_a_category_is_found_in_both_languages_and_says_so(tmp_path):
             *UNDER_IT.items(),
         ], query
         assert search(query, "--ids").split() == [SAYS_IT, *UNDER_IT]  # (export: the same)
+    narrowed = json.loads(search("reinforcement learning", "--venue", "NeurIPS", "--json"))
+    assert [(h["id"], h["snippet"]) for h in narrowed] == list(UNDER_IT.items())[2:]
     for query in ("category:强化学习", 'category:"reinforcement learning"', "category:RL"):
         assert search(query, "--ids").split() == [*UNDER_IT], query
     assert search("强化学习", "--exact", "--ids").split() == [

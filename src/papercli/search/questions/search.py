@@ -18,6 +18,7 @@ from ..querying.bridge import TRANSLATED, TRANSLATION_BOOST
 from ..querying.parse import TagResolver, parse_query
 from ..querying.pasted import cited_titles, named_paper
 from ..results.hits import Hit
+from .categorized import Categorized
 from .filters import Filters, filter_query
 
 
@@ -123,28 +124,16 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, passing=Tru
 
     with index.searcher() as searcher:
         terms = query_terms(text_q, searcher.reader())
-        # the categories the query asks for, and the query without them: a paper it does
-        # not match was found through its category (its passage says which)
-        asked = {text for field, text in text_q.iter_all_terms() if field == "category"}
-        textual = unions(_uncategorized(q)) if asked else None
+        # the papers found only through a category (its passage says which)
+        categorized = Categorized(index, searcher, q, text_q)
+        asked = bool(categorized.asked)
         # the papers the query as written matches: the others were found through the glossary
         literal = unions(_literal(q)) if bridges else None
         rendered = {
             key: key.removeprefix(TRANSLATED) for key in bridges if key.startswith(TRANSLATED)
         }  # (梯度 → gradient: as the paper's words)
 
-        def shown(hit: Hit, aside: bool = False, page: dict | None = None) -> Hit:
-            page = page or {}
-            head = None
-            if textual is not None and not _literal_match(
-                index, searcher, textual, hit, page.get("text")
-            ):
-                head = _category_passage(index, hit, asked)
-            room = (
-                snippet_cells
-                if head is None
-                else max(40, snippet_cells - cells(head, 0, len(head)) - 3)
-            )
+        def passage(hit: Hit, page: dict, room: int) -> str | None:
             texts = {name: hit.text(name) for name in ("abstract", "summary_zh")}
             if literal is not None and not _literal_match(
                 index, searcher, literal, hit, page.get("literal")
@@ -153,13 +142,21 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, passing=Tru
                 found = {**rendered, **hit.concepts} if rendered else hit.concepts
                 # (or the literal passage: "sampled" for 采样, a stem whose rendering
                 # "sampling" is not written in it)
-                hit.snippet = snippets.bridged(texts, bridges, found, room) or snippets.snippet(
+                return snippets.bridged(texts, bridges, found, room) or snippets.snippet(
                     texts, terms, room
                 )
+            return snippets.snippet(texts, terms, room)
+
+        def shown(hit: Hit, aside: bool = False, page: dict | None = None) -> Hit:
+            page = page or {}
+            head, text = categorized.head(hit, page.get("category")) if asked else (None, True)
+            if head is None:
+                hit.snippet = passage(hit, page, snippet_cells)
+            elif text:  # (then where its text holds the query's other words: muon 优化/理论)
+                room = max(40, snippet_cells - cells(head, 0, len(head)) - 3)
+                hit.snippet = " · ".join(filter(None, [head, passage(hit, page, room)]))
             else:
-                hit.snippet = snippets.snippet(texts, terms, room)
-            if head is not None:  # (then where its text holds the query's other words)
-                hit.snippet = head + (f" · {hit.snippet}" if hit.snippet else "")
+                hit.snippet = head
             if aside:
                 hit.passing = True
                 hit.snippet = IN_PASSING + (hit.snippet or "")
@@ -172,17 +169,19 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, passing=Tru
         left = None if limit is None else limit - len(first)
         aside = passing_docs(searcher, bridges)
         parts = [({"restrict": aside}, False)] + ([({"allow": aside}, True)] if passing else [])
-        checks = [(name, c) for name, c in (("literal", literal), ("text", textual)) if c]
         for where, marked in parts:
             if left == 0 or where.get("allow") == set():
                 return
             more = None if left is None else left + len(ids)  # (room for those listed)
             hits = index.stream(q, more, searcher=searcher, **where)
             page = {}
-            if checks and more is not None:  # (a page: asked of its papers alone)
-                hits = list(hits)
-                docnums = [h.docnum for h in hits if h.docnum is not None]
-                page = {name: matching(searcher, check, docnums) for name, check in checks}
+            if (literal is not None or asked) and more is not None:
+                hits = list(hits)  # (a page: asked of its papers alone)
+                if literal is not None:
+                    docnums = [h.docnum for h in hits if h.docnum is not None]
+                    page["literal"] = matching(searcher, literal, docnums)
+                if asked:
+                    page["category"] = categorized.page(hits)
             for hit in hits:
                 if hit.id in ids:
                     continue
@@ -192,18 +191,6 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, passing=Tru
                     left -= 1
                 ids.add(hit.id)
                 yield shown(hit, marked, page)
-
-
-def _category_passage(index: PaperIndex, hit: Hit, asked: set) -> str | None:
-    """``category: 强化学习 (reinforcement learning)`` for the first of the paper's categories
-    the query asked for (*asked*: as indexed, lower case); None if none was."""
-    from ..concepts.categories import passage
-
-    for written in hit.data.get("categories") or ():
-        indexed = written.replace(",", " ").strip().lower()  # (as schema.document has it)
-        if indexed in asked or indexed.encode("utf-8") in asked:
-            return passage(index.query_glossary(), written)
-    return None
 
 
 IN_PASSING = "only in passing · "  # (the snippet of a paper naming the concept in passing)
@@ -226,18 +213,6 @@ def _literal(q):
         return node
 
     return q.accept(strip)
-
-
-def _uncategorized(q):
-    """*q* without its categories: what a paper's text must hold for *q* to match it."""
-    from whoosh import query
-
-    def strip(node):
-        if isinstance(node, query.Term) and node.fieldname == "category":
-            return query.NullQuery
-        return node
-
-    return q.accept(strip).normalize()
 
 
 def _literal_match(index: PaperIndex, searcher, literal, hit: Hit, written) -> bool:
