@@ -941,3 +941,68 @@ def test_venue_filter_takes_every_name_the_parser_accepts(run, tmp_path):
     excluded = run("search", "muon -venue:NIPS", "--ids", library=library)
     assert (excluded.exit_code, excluded.stdout) == (1, "")
     assert excluded.stderr == "papers: no paper matches 'muon -venue:NIPS'\n"
+
+
+# Digest pages whose headings name a concept, in either language: two papers under 强化学习
+# and one under "Reinforcement Learning" whose texts never say either; one under 优化/理论
+# whose title and summary do.
+CATEGORY_PAGES = {
+    "rl.txt": "🎮 强化学习¶\n🔬 ICLR2026 · 2 篇论文解读\n"
+    "- Curiosity Bonuses for Sparse-Reward Exploration\n-\n"
+    "提出一种基于好奇心的内在奖励，在稀疏奖励环境中提升探索效率。\n"
+    "- Planning with Learned World Models for Robotic Manipulation\n-\n"
+    "提出一种基于世界模型的规划方法，用于机器人操作任务。\n",
+    "rl-en.txt": "🎮 Reinforcement Learning¶\n🔬 NeurIPS2025 · 1 篇论文解读\n"
+    "- Reward Shaping Without Regret\n-\n提出一种无悔奖励塑形方法，保证最优策略不变。\n",
+    "theory.txt": "📐 优化/理论¶\n🔬 ICLR2026 · 1 篇论文解读\n"
+    "- Sample Complexity of Reinforcement Learning with Linear Critics\n-\n"
+    "给出线性评论家强化学习的样本复杂度上界。\n",
+}
+SAYS_IT = "iclr2026-sample-complexity-reinforcement-learning-linear"
+UNDER_IT = {
+    "iclr2026-curiosity-bonuses-sparse-reward-exploration": "category: 强化学习 (reinforcement learning)",
+    "iclr2026-planning-learned-world-models-robotic": "category: 强化学习 (reinforcement learning)",
+    "neurips2025-reward-shaping-without-regret": "category: Reinforcement Learning (强化学习)",
+}
+
+
+def test_a_category_is_found_in_both_languages_and_says_so(tmp_path):
+    """强化学习 found the papers a digest page heads 强化学习 (by the field, not their
+    text), "reinforcement learning" none of them, and neither "Reinforcement Learning";
+    a paper listed only for its category showed no passage."""
+    for name, text in CATEGORY_PAGES.items():
+        (tmp_path / name).write_text(text, "utf-8")
+    lib = tmp_path / "lib"
+    runner = CliRunner()
+    pages = [str(tmp_path / name) for name in CATEGORY_PAGES]
+    assert runner.invoke(app, ["--library", str(lib), "ingest", *pages]).exit_code == 0
+
+    def search(*args):
+        result = runner.invoke(app, ["--library", str(lib), "search", *args])
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    # The paper that says the words first, with its own passage (none: the title says them);
+    # then those under the category in either language, each saying so.
+    summary = "给出线性评论家强化学习的样本复杂度上界。"
+    for query, passage in (
+        ("reinforcement learning", None),
+        ("强化学习", summary),
+        ("RL", f"RL → 强化学习: {summary}"),
+    ):
+        found = json.loads(search(query, "--json"))
+        assert [(h["id"], h["snippet"]) for h in found] == [
+            (SAYS_IT, passage),
+            *UNDER_IT.items(),
+        ], query
+        assert search(query, "--ids").split() == [SAYS_IT, *UNDER_IT]  # (export: the same)
+    narrowed = json.loads(search("reinforcement learning", "--venue", "NeurIPS", "--json"))
+    assert [(h["id"], h["snippet"]) for h in narrowed] == list(UNDER_IT.items())[2:]
+    for query in ("category:强化学习", 'category:"reinforcement learning"', "category:RL"):
+        assert search(query, "--ids").split() == [*UNDER_IT], query
+    assert search("强化学习", "--exact", "--ids").split() == [
+        SAYS_IT,
+        *list(UNDER_IT)[:2],
+    ]  # (--exact: the words and the category written so, no concept in the other language)
+    theory = json.loads(search("优化/理论", "--json"))
+    assert [(h["id"], h["snippet"]) for h in theory] == [(SAYS_IT, "category: 优化/理论")]

@@ -529,13 +529,102 @@ def test_a_category_that_is_also_a_concepts_name_finds_both(index):
     from papercli.search.querying.rewrite import rewrite
 
     glossary = index.query_glossary()
-    category = {"大语言模型": "大语言模型", "优化/理论": "优化/理论"}.get
+    category = {"大语言模型": ["大语言模型"], "优化/理论": ["优化/理论"]}.get
     assert rewrite("大语言模型 优化/理论", glossary=glossary, category=category) == (
-        '((大语言模型 OR concept:llm) OR category:"大语言模型") (优化/理论 OR category:"优化/理论")'
+        '((大语言模型 OR concept:llm) OR (category:"大语言模型")^0.2)'
+        ' (优化/理论 OR (category:"优化/理论")^0.2)'
     )
     assert rewrite("大语言模型微调", glossary=glossary, category=category) == (
         "(大语言模型微调 OR ((大语言模型 OR concept:llm) AND (微调 OR concept:fine-tuning)))"
     )  # (a category only as a whole word)
+
+
+CATEGORIES = ["优化/理论", "大语言模型", "强化学习", "reinforcement learning", "llm/nlp"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "reinforcement learning",
+            "((reinforcement AND learning) OR concept:reinforcement-learning"
+            ' OR (category:"强化学习")^0.2 OR (category:"reinforcement learning")^0.2)',
+        ),
+        (
+            "RL",
+            "(RL OR concept:reinforcement-learning"
+            ' OR (category:"强化学习")^0.2 OR (category:"reinforcement learning")^0.2)',
+        ),
+        (  # (beside the concept: the LLM category's papers that speak of fine-tuning)
+            "大模型微调",
+            '(大模型微调 OR ((大模型 OR concept:llm OR (category:"大语言模型")^0.2)'
+            " AND (微调 OR concept:fine-tuning)))",
+        ),
+        ("大语言模型", '(大语言模型 OR concept:llm OR (category:"大语言模型")^0.2)'),  # (once)
+        (
+            "-强化学习 muon",
+            'NOT (强化学习 OR (category:"强化学习")^0.2 OR (category:"reinforcement learning")^0.2)'
+            " (muon OR concept:muon)",
+        ),
+        ("category:强化学习", '(category:"强化学习" OR category:"reinforcement learning")'),
+        (
+            'category:"Reinforcement Learning"',
+            '(category:"reinforcement learning" OR category:"强化学习")',
+        ),
+        ("category:RL", '(category:"强化学习" OR category:"reinforcement learning")'),
+        ("category:优化", "category:优化"),  # (no such category: as typed)
+    ],
+)
+def test_a_concept_finds_the_categories_that_are_it_in_either_language(index, text, expected):
+    """A digest page heading its papers 强化学习 and another "Reinforcement Learning": the
+    concept in either language, or its abbreviation, finds both; before, only the word
+    typed as the category is written did, and "reinforcement learning" (two words) never."""
+    from papercli.search.concepts.categories import of_concepts
+    from papercli.search.querying.rewrite import rewrite
+
+    glossary = index.query_glossary()
+    assert (
+        rewrite(
+            text,
+            glossary=glossary,
+            category=lambda w: [w.lower()] if w.lower() in CATEGORIES else [],
+            concept_categories=lambda cid: of_concepts(glossary, [cid], CATEGORIES),
+        )
+        == expected
+    )
+
+
+def test_a_category_in_the_other_language(index):
+    """A category is a concept when its name, or each of its parts, is one of the
+    concept's names; its rendering names it in the other language, part by part."""
+    from papercli.search.concepts import categories
+
+    glossary = index.query_glossary()
+    rendering = {
+        name: categories.rendering(glossary, name)
+        for name in (
+            "强化学习",
+            "Reinforcement Learning",
+            "LLMs",
+            "LLM/NLP",
+            "优化/理论",
+            "深度强化学习",
+        )
+    }
+    assert rendering == {
+        "强化学习": "reinforcement learning",
+        "Reinforcement Learning": "强化学习",
+        "LLMs": "大语言模型",
+        "LLM/NLP": "大语言模型/自然语言处理",
+        "优化/理论": None,  # (优化 is no concept's name: too general)
+        "深度强化学习": "deep reinforcement learning",  # (not reinforcement learning)
+    }
+    # typed as one word, a category in parts is found in the other language too
+    assert categories.named_by(glossary, "大语言模型/自然语言处理", CATEGORIES) == ["llm/nlp"]
+    assert categories.named_by(glossary, "大语言模型/理论", CATEGORIES) == []
+    passage = categories.passage(glossary, "Reinforcement Learning")
+    assert passage == "category: \ue010Reinforcement Learning\ue011 (强化学习)"
+    assert categories.passage(glossary, "优化/理论") == "category: \ue010优化/理论\ue011"
 
 
 def test_text_is_given_one_spelling():

@@ -434,6 +434,22 @@ def test_a_category_typed_or_pasted_as_a_word_finds_its_papers(index):
     assert ids(search(index, "优化/理论", exact=True)) == digest  # (a field, not the bridge)
 
 
+def test_a_paper_found_through_its_category_says_so(index):
+    """The 45 papers under 优化/理论 showed no passage (or a stray one: a lone 优化 marked
+    in Celo2's "学习型优化器"). Found only through the category, a paper's passage names
+    it; where the query asks for other words too, their passage follows."""
+    from papercli.search.results.marking import MARK_END, MARK_START
+
+    head = f"category: {MARK_START}优化/理论{MARK_END}"
+    for filters in (Filters(), Filters(year=2026)):  # (a filter scores too)
+        for limit in (None, 5):
+            hits = search(index, "优化/理论", limit=limit, filters=filters)
+            assert {h.snippet for h in hits} == {head}, (filters, limit)
+    hits = search(index, "muon 优化/理论")
+    assert [h.snippet.partition(" · ")[0] for h in hits] == [head, head]
+    assert all(f"{MARK_START}Muon{MARK_END}" in h.snippet for h in hits)
+
+
 def test_the_categories_a_query_may_name_are_saved_with_each_commit(seeded_library, tmp_path):
     """Read from the state the index saves, not from the index (a searcher of its own per
     search); a new digest page's heading is known as soon as it is ingested."""

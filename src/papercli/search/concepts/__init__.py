@@ -13,4 +13,5 @@ compiled glossary a query is bridged with; a common word's renderings.
     query_glossary.py   the glossary compiled for queries, saved beside the index
     common_words.py     the common words of ML texts, each with its rendering
     renderings.py       a common word's renderings in the other language, in any form
+    categories.py       a library's categories (digest headings) read as concepts
 """

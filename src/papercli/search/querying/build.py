@@ -2,11 +2,11 @@
 
 In: the query as ``rewrite.rewrite`` writes it, in the part of Whoosh's syntax it
 writes for plain words: words (``muon``, ``联邦学习``), a word's weight (``加速^0.05``),
-concepts (``concept:muon``), a name's words together (``"federated learning"~1``),
-parentheses, and ``AND`` or ``OR`` between the items of a group. Out: the
-query the parser makes of it (``test_querylang`` checks both give the same query for every
-word of the bundled texts, in both languages, and pairs of them), or None for anything else
-(fields, wildcards, ``NOT``, ranges: the parser reads those).
+concepts (``concept:muon``), categories (``category:"强化学习"``), a name's words together
+(``"federated learning"~1``), parentheses, and ``AND`` or ``OR`` between the items of a
+group. Out: the query the parser makes of it (``test_querylang`` checks both give the same
+query for every word of the bundled texts, in both languages, and pairs of them), or None
+for anything else (fields, wildcards, ``NOT``, ranges: the parser reads those).
 
 Importing, building and running the parser is a noticeable part of a cold search, and a
 bridged query is several times as long as the words typed (``训练加速`` is ``(训练加速 OR
@@ -19,7 +19,10 @@ import re
 
 from .syntax import SEARCHED_FIELDS, TEXT_FIELDS
 
-_TOKEN_RE = re.compile(r'\(|\)|"[^"]*"~\d+|[^\s()"]+|\S')
+# A category: ``category:"强化学习"``, weighted ``(category:"强化学习")^0.2``
+_CATEGORY = r'category:"[^"]*"|\(category:"[^"]*"\)\^\d+(?:\.\d+)?'
+_TOKEN_RE = re.compile(rf'{_CATEGORY}|\(|\)|"[^"]*"~\d+|[^\s()"]+|\S')
+_CATEGORY_RE = re.compile(r'\(?category:"([^"]*)"(?:\)\^(\d+(?:\.\d+)?))?')
 _WORD_RE = re.compile(r"(\w+)(?:\^(\d+(?:\.\d+)?))?")  # (letters, digits, Chinese)
 _OPERATORS = {"AND": "And", "OR": "Or"}
 _RESERVED = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"}
@@ -85,6 +88,11 @@ def _item(tokens: list[str], i: int, schema, analysed: dict):
         return (items[0] if len(items) == 1 else query.And(items)), end + 1
     if token.startswith("concept:") and re.fullmatch(r"concept:[a-z0-9-]+", token):
         return query.Term("concept", token.removeprefix("concept:")), i + 1
+    if m := _CATEGORY_RE.fullmatch(token):  # (a category the words name: rewrite.py)
+        tokens = list(schema["category"].process_text(m[1], mode="query"))
+        if len(tokens) != 1:
+            raise _Unbuilt
+        return query.Term("category", tokens[0], boost=float(m[2] or 1)), i + 1
     if token.startswith('"'):
         if not (m := re.fullmatch(r'"([^"]*)"~(\d+)', token)):
             raise _Unbuilt

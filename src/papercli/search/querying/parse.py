@@ -81,17 +81,32 @@ def parse_query(
 
         return Vocabulary.load(index.dir).near(word, edits)
 
-    categories: list[set[str]] = []
+    categories: list[list[str]] = []
 
-    def category(word: str) -> str | None:  # (the categories read once, when first asked)
+    def known() -> list[str]:  # (the categories read once, when first asked)
+        if not categories:
+            categories.append(sorted(index.categories()))
+        return categories[0]
+
+    def category(word: str) -> list[str]:
+        """The categories *word* names: itself, or (unless *exact*) the same concepts in
+        the other language, part by part (大语言模型/自然语言处理 is LLM/NLP)."""
         from ...text.variants import normalize
 
-        if not categories:
-            categories.append(index.categories())
         for form in (word.lower(), normalize(word).lower()):
-            if form in categories[0]:
-                return form
-        return None
+            if form in known():
+                return [form]
+        if glossary is None or not known():
+            return []
+        from ..concepts.categories import named_by
+
+        # (a word of one part is read as a concept by the bridge: concept_categories)
+        return named_by(glossary, word, known()) if "/" in word.strip("/") else []
+
+    def concept_categories(cid: str) -> list[str]:
+        from ..concepts.categories import of_concepts
+
+        return of_concepts(glossary, [cid], known()) if known() else []
 
     def solid(words: list[str]) -> set[str]:  # (a searcher only for Latin words side by side)
         from ..analysis import tokens
@@ -117,6 +132,7 @@ def parse_query(
         near=near,
         category=category,
         solid=solid,
+        concept_categories=None if glossary is None else concept_categories,
     )
 
 

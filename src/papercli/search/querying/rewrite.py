@@ -53,6 +53,7 @@ def rewrite(
     near=None,
     category=None,
     solid=None,
+    concept_categories=None,
 ) -> str:
     """Check *text* and rewrite our extensions (year ranges, tag aliases) into Whoosh syntax;
     with a *glossary* (``QueryGlossary``), words that name a concept also find the papers
@@ -61,8 +62,11 @@ def rewrite(
     words that close), an English ``word~`` becomes those words: the index holds stems, and
     a typo is a typo of the word (federatd is one edit from federated, three from feder).
     A year or a known venue as a word is also that field's value (``muon ICLR 2026``), and
-    so is a category of the library (*category*: word -> the category it names, or None):
-    ``优化/理论``, as a digest page heads its papers. Two words typed apart also find the
+    so is a category of the library (*category*: word -> the categories it names, as
+    ``category:`` does): ``优化/理论``, as a digest page heads its papers. A concept the
+    words name also finds the categories that are it, in either language
+    (*concept_categories*: concept ids -> those categories): ``reinforcement learning``
+    the papers a digest page heads 强化学习. Two words typed apart also find the
     word written solid where the library writes it so (*solid*: the joined words -> those
     the index holds): ``non convex`` finds "nonconvex", ``sign SGD`` "SignSGD"."""
     source = read_latex(text)
@@ -94,7 +98,7 @@ def rewrite(
     gaps: dict[int, list[str]] = {}  # position in *out* -> the stop words left out before it
     bridgeable: set[int] = set()  # positions in *out* of plain words (see _bridge)
     negated: set[int] = set()  # and of the plain words excluded (-大模型)
-    categorized: dict[int, str] = {}  # positions in *out* of words that name a category
+    categorized: dict[int, list[str]] = {}  # positions in *out* of words naming categories
     latin: set[int] = set()  # positions in *out* of plain Latin words (see written_solid)
     for n, tok in enumerate(tokens):
         if loose and tok in ("(", ")"):
@@ -125,6 +129,10 @@ def rewrite(
                 tok = year_query(value)
             elif field == "tag" and resolve_tag is not None and not value.startswith('"'):
                 tok = f"tag:{resolve_tag(value) or value.lower()}"
+            elif field == "category" and (
+                named := _named_categories(value, category, glossary, concept_categories)
+            ):
+                tok = f"({_any_category(named, None)})"  # (强化学习: Reinforcement Learning too)
             else:
                 tok = f"{field}:{value}"
         elif tok not in OPERATORS and tok not in ("(", ")") and not tok.startswith('"'):
@@ -147,8 +155,9 @@ def rewrite(
                 not fuzzy and not word.startswith(('"', "(")) and not any(c in word for c in "*?~")
             )
             named = category(word) if plain and category is not None else None
-            if named and sign:
-                tok = f'NOT ({word} OR category:"{named}")'  # (its papers, not its words)
+            if named and sign:  # (its papers, not its words; under its concept's name too)
+                named = _named_categories(word, category, glossary, concept_categories)
+                tok = f"NOT ({word} OR {_any_category(named)})"
             elif named:
                 categorized[len(out)] = named
             if plain and not sign and not named and LATIN_WORD_RE.fullmatch(word):
@@ -177,10 +186,13 @@ def rewrite(
             n: in_both_languages(word, bridges) if n in bridgeable else word
             for n, word in joined.items()
         }  # (data sets: datasets, or 数据集)
+    if concept_categories is not None:
+        pieces = [(_with_categories(tok, concept_categories), n, end) for tok, n, end in pieces]
     result: list[str] = []
     for k, (tok, n, end) in enumerate(pieces):
         if n in categorized and end - n == 1:
-            tok = f'({tok} OR category:"{categorized[n]}")'  # (its papers too)
+            named = [c for c in categorized[n] if f'category:"{c}"' not in tok]
+            tok = f"({tok} OR {_any_category(named)})" if named else tok  # (its papers too)
         else:
             tok = as_field(both_spellings(tok))
         if n - 1 in joined and pieces[k - 1][1:] == (n - 1, n) and end - n == 1:
@@ -193,3 +205,48 @@ def rewrite(
     if not any(t in OPERATORS or t in "()" for t in out):
         result = list(dict.fromkeys(result))
     return " ".join(result)
+
+
+def _named_categories(value: str, category, glossary, of_concept) -> list[str]:
+    """The categories ``category:value`` asks for: those *value* names (*category*), and
+    with the glossary (*of_concept*), those that are its concept in either language."""
+    name = value.strip('"')
+    named = list(category(name)) if category is not None else []
+    if of_concept is not None:
+        from ..concepts.categories import concepts_of
+
+        for cid in concepts_of(glossary, name):
+            named += [c for c in of_concept(cid) if c not in named]
+    return named
+
+
+# A paper found only through its category ranks below one that writes the words, as one
+# found only through the glossary does (schema.CONCEPT_BOOST): a category's term scores 1
+# whatever its size, and "RL" listed three papers a digest page heads 强化学习 above the one
+# whose title says "Reinforcement Learning".
+CATEGORY_BOOST = 0.2
+
+
+def _any_category(names: list[str], weight: float | None = CATEGORY_BOOST) -> str:
+    """The categories *names* (as indexed), as alternatives; those the words name weigh
+    *weight*, those a ``category:`` asks for (None) as any field's value."""
+    if weight is None:
+        return " OR ".join(f'category:"{name}"' for name in names)
+    # (grouped: Whoosh's parser drops the weight of a quoted value, a keyword's phrase)
+    return " OR ".join(f'(category:"{name}")^{weight}' for name in names)
+
+
+_CONCEPT_RE = re.compile(r"concept:([a-z0-9-]+)")
+
+
+def _with_categories(tok: str, of_concept) -> str:
+    """*tok* (a bridged word, as ``bridge`` writes it: each concept an alternative of its
+    words) with each concept's categories beside it: ``(强化学习 OR concept:reinforcement-learning
+    OR category:"强化学习")``. Beside the concept, not around the word: 大模型微调 asks for
+    the LLM category's papers that speak of fine-tuning, not for all of them."""
+
+    def beside(m: re.Match) -> str:
+        named = of_concept(m[1])
+        return m[0] + (f" OR {_any_category(named)}" if named else "")
+
+    return _CONCEPT_RE.sub(beside, tok)

@@ -18,6 +18,7 @@ from ..querying.bridge import TRANSLATED, TRANSLATION_BOOST
 from ..querying.parse import TagResolver, parse_query
 from ..querying.pasted import cited_titles, named_paper
 from ..results.hits import Hit
+from .categorized import Categorized
 from .filters import Filters, filter_query
 
 
@@ -119,27 +120,43 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, passing=Tru
     at all)."""
     from ..results import snippets
     from ..results.marking import query_terms
+    from ..results.passage import cells
 
     with index.searcher() as searcher:
         terms = query_terms(text_q, searcher.reader())
+        # the papers found only through a category (its passage says which)
+        categorized = Categorized(index, searcher, q, text_q)
+        asked = bool(categorized.asked)
         # the papers the query as written matches: the others were found through the glossary
         literal = unions(_literal(q)) if bridges else None
         rendered = {
             key: key.removeprefix(TRANSLATED) for key in bridges if key.startswith(TRANSLATED)
         }  # (梯度 → gradient: as the paper's words)
 
-        def shown(hit: Hit, aside: bool = False, written: set[int] | None = None) -> Hit:
+        def passage(hit: Hit, page: dict, room: int) -> str | None:
             texts = {name: hit.text(name) for name in ("abstract", "summary_zh")}
-            if literal is not None and not _literal_match(index, searcher, literal, hit, written):
+            if literal is not None and not _literal_match(
+                index, searcher, literal, hit, page.get("literal")
+            ):
                 texts["title"] = hit.text("title")
                 found = {**rendered, **hit.concepts} if rendered else hit.concepts
                 # (or the literal passage: "sampled" for 采样, a stem whose rendering
                 # "sampling" is not written in it)
-                hit.snippet = snippets.bridged(
-                    texts, bridges, found, snippet_cells
-                ) or snippets.snippet(texts, terms, snippet_cells)
+                return snippets.bridged(texts, bridges, found, room) or snippets.snippet(
+                    texts, terms, room
+                )
+            return snippets.snippet(texts, terms, room)
+
+        def shown(hit: Hit, aside: bool = False, page: dict | None = None) -> Hit:
+            page = page or {}
+            head, text = categorized.head(hit, page.get("category")) if asked else (None, True)
+            if head is None:
+                hit.snippet = passage(hit, page, snippet_cells)
+            elif text:  # (then where its text holds the query's other words: muon 优化/理论)
+                room = max(40, snippet_cells - cells(head, 0, len(head)) - 3)
+                hit.snippet = " · ".join(filter(None, [head, passage(hit, page, room)]))
             else:
-                hit.snippet = snippets.snippet(texts, terms, snippet_cells)
+                hit.snippet = head
             if aside:
                 hit.passing = True
                 hit.snippet = IN_PASSING + (hit.snippet or "")
@@ -157,12 +174,14 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, passing=Tru
                 return
             more = None if left is None else left + len(ids)  # (room for those listed)
             hits = index.stream(q, more, searcher=searcher, **where)
-            written = None
-            if literal is not None and more is not None:  # (a page: asked of its papers alone)
-                hits = list(hits)
-                written = matching(
-                    searcher, literal, [h.docnum for h in hits if h.docnum is not None]
-                )
+            page = {}
+            if (literal is not None or asked) and more is not None:
+                hits = list(hits)  # (a page: asked of its papers alone)
+                if literal is not None:
+                    docnums = [h.docnum for h in hits if h.docnum is not None]
+                    page["literal"] = matching(searcher, literal, docnums)
+                if asked:
+                    page["category"] = categorized.page(hits)
             for hit in hits:
                 if hit.id in ids:
                     continue
@@ -171,7 +190,7 @@ def _stream(index, q, text_q, pasted, limit, bridges, snippet_cells, passing=Tru
                         return
                     left -= 1
                 ids.add(hit.id)
-                yield shown(hit, marked, written)
+                yield shown(hit, marked, page)
 
 
 IN_PASSING = "only in passing · "  # (the snippet of a paper naming the concept in passing)
