@@ -109,6 +109,13 @@ def test_abstract_short_names(abstracts):
     assert [e.short_name for e in abstracts.entries] == EXPECTED_NAMES
 
 
+def test_an_abbreviation_does_not_end_the_sentence_that_names_the_method():
+    from papercli.parsers.shortname import from_abstract
+
+    text = "We propose an optimizer for models (e.g. Qwen2.5), Quick Optimizer (QOpt). It is fast."
+    assert from_abstract(text) == "QOpt"
+
+
 def test_abstract_text_and_urls(abstracts):
     gmpo = abstracts.entries[14]
     assert r"\Ours-7B" in gmpo.abstract  # kept as written; rendering deals with it

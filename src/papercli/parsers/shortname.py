@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from ..text import CJK_CLASS
+from ..text import CJK_CLASS, SENTENCE_END_RE
 from ..text.latex import latex_to_text
 
 _W = rf"(?:(?![{CJK_CLASS}])\w)"  # a word character that is not Chinese/Japanese/Korean
@@ -40,7 +40,8 @@ def _acronym(text: str) -> str | None:
     """The content of ``(ACR)`` if it is a name of at most three words."""
     text = text.strip()
     words = text.split()
-    if not 1 <= len(words) <= 3 or len(text) > 30 or re.search(r"[,;:=]", text):
+    # "(e.g. Qwen2.5)", "(vs. Adam)": an abbreviation's full stop, so no name
+    if not 1 <= len(words) <= 3 or len(text) > 30 or re.search(r"[,;:=]|\.\s", text):
         return None
     coined = any(c.isupper() for c in text) and any(looks_like_name(w) for w in words)
     acronym = len(words) == 1 and text.isupper() and len(text) >= 2
@@ -110,8 +111,8 @@ _DASH_NAME_RE = re.compile(rf"(?:[—–]|-{{2,3}})\s*({_TOKEN})")
 
 def _clause_after(text: str, start: int) -> str:
     """From *start* to the end of the sentence, at most 25 words."""
-    m = re.search(r"[.!?](?:\s|$)", text[start:])
-    clause = text[start : start + m.start()] if m else text[start:]
+    m = SENTENCE_END_RE.search(text, start)
+    clause = text[start : m.start()] if m else text[start:]
     return " ".join(clause.split()[:25])
 
 
