@@ -239,6 +239,65 @@ def test_show_a_bibtex_article_by_its_arxiv_link(tmp_path):
     ]
 
 
+LATEX_ABSTRACT = (
+    r"We propose \textsc{Lumina}, a method that trains {\em some words} models, e.g. Qwen2.5,"
+    r" by 2.7\%. It beats \textsc{FooBar}."
+)
+
+
+def test_latex_numbers_and_abbreviations_read_right_in_show_and_every_export(tmp_path):
+    """Issue 45: {\\em some words} read as "em some words", a label ended at "e.g.", and
+    \\textsc{Lumina} gave no short name. An untitled entry: its label is its short name and
+    its abstract's first sentence, in show, Markdown, BibTeX and CSL-JSON."""
+    bib = tmp_path / "a.bib"
+    bib.write_text(
+        "@misc{lumina2025, author={Smith, Jane}, year={2025}, booktitle={ICML},\n"
+        f"  abstract={{{LATEX_ABSTRACT}}}}}\n",
+        "utf-8",
+    )
+    runner, library = CliRunner(), str(tmp_path / "lib")
+
+    def papers(*args):
+        result = runner.invoke(app, ["--library", library, *args])
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    papers("ingest", str(bib))
+    first = "We propose Lumina, a method that trains some words models, e.g. Qwen2.5, by 2.7%."
+    abstract, label = f"{first} It beats FooBar.", f"Lumina — {first}"
+    assert lines(papers("show", "lumina2025")) == [
+        f"title: (untitled) {label}",
+        "id: icml2025-lumina",
+        "citekey: lumina2025",
+        "short name: Lumina",
+        "authors: Smith, Jane",
+        "venue: ICML 2025",
+        "kind: misc",
+        "tags: llm",
+        "source: a.bib:1 (bibtex: authors, short_name, abstract)",
+        f"abstract: {abstract}",
+    ]
+    markdown = lines(papers("export", "-f", "markdown"))
+    derived = f"*{label}* (untitled: label derived from the abstract)"
+    assert f"| Lumina | [{derived}](#icml2025-lumina) | ICML | 2025 | llm |" in markdown
+    assert [f"## {derived}", f"**Abstract.** {abstract}"] == [markdown[-5], markdown[-1]]
+    for fmt in ("bibtex", "biblatex"):
+        entry = lines(papers("export", "-f", fmt))
+        assert entry[2] == (
+            "  title = {{Lumina:} {We} propose {Lumina,} a method that trains some words "
+            r"models, e.g. {Qwen2.5,} by 2.7\%.},"
+        )
+        assert entry[6] == "  abstract = {" + abstract.replace("%", r"\%") + "},"
+        assert entry[-2:] == ["  shorthand = {Lumina}", "}"]
+    [item] = json.loads(papers("export", "-f", "csl-json"))
+    assert item["title"] == f'<span class="nocase">Lumina: {first}</span>'
+    assert (item["title-short"], item["abstract"]) == ("Lumina", abstract)
+    for fmt in ("json", "yaml"):
+        text = papers("export", "-f", fmt)
+        assert "short_name: Lumina" in text or '"short_name": "Lumina"' in text
+        assert abstract in text and "em some" not in text and "textsc" not in text
+
+
 def test_show_json_and_unknown_id(run):
     data = json.loads(run("show", "iclr2026-qzo", "--json").stdout)
     assert data["short_name"] == "QZO" and data["title"] is None

@@ -311,3 +311,9 @@ def test_font_switches_are_no_words_in_any_format(tmp_library, tmp_path):
         text = render(fmt, [record])
         for switch in ("em Fast", "bf small", "it quickly", "sc well"):
             assert switch not in text, (fmt, switch)
+
+
+def test_font_commands_pylatexenc_lacks_read_as_their_words():
+    """\\texttt{FooBar} came out as "textttFooBar": pylatexenc does not know it."""
+    text = r"We run \texttt{FooBar} with \textsf{Foo {\em Bar}} on \mbox{5\% of} \uline{a}{b}."
+    assert latex_to_text(text) == "We run FooBar with Foo Bar on 5% of ab."

@@ -109,6 +109,44 @@ def test_abstract_short_names(abstracts):
     assert [e.short_name for e in abstracts.entries] == EXPECTED_NAMES
 
 
+MARKED = [
+    (r"We propose \textsc{Lumina}, a method for light.", None),
+    (r"We propose {\sc Lumina}, a method for light.", None),
+    (r"We present \textbf{Lumina} --- a method for light.", None),
+    (r"We propose \texttt{FooBar}: a method for light.", None),
+    (r"We introduce \emph{Lumina}, a method for light.", None),
+    (r"We propose a method for light (\textsc{Lumina}).", None),
+    (r"A method for light.", r"\textsc{Lumina}: Learning with Light"),
+    (r"A method for light.", r"{\sc Lumina}: Learning with Light"),
+    (r"A method for light.", r"Learning with Light (\textsc{Lumina})"),
+]
+
+
+@pytest.mark.parametrize(("abstract", "title"), MARKED)
+def test_a_name_set_apart_in_type_is_the_short_name_in_plain_text(abstract, title):
+    """\\textsc{Lumina} marks a name that "Lumina" alone does not; it comes out plain, from
+    a BibTeX entry (whose fields are read as text on the way in) as from an abstract list."""
+    name = "FooBar" if "FooBar" in abstract else "Lumina"
+    fields = f"abstract={{{abstract}}}" + (f", title={{{title}}}" if title else "")
+    assert parse_bytes(f"@misc{{a, {fields}}}".encode(), "refs.bib").entries[0].short_name == name
+    if title is None:
+        listed = f"ICLR 2026 papers\n\n{abstract} {' '.join(['word'] * 30)}.\n"
+        assert parse_bytes(listed.encode(), "x.txt").entries[0].short_name == name
+
+
+def test_an_emphasised_word_in_lower_case_is_no_name():
+    from papercli.parsers.shortname import from_abstract
+
+    assert from_abstract(r"We propose \emph{adaptive} step sizes for light.") is None
+
+
+def test_an_abbreviation_does_not_end_the_sentence_that_names_the_method():
+    from papercli.parsers.shortname import from_abstract
+
+    text = "We propose an optimizer for models (e.g. Qwen2.5), Quick Optimizer (QOpt). It is fast."
+    assert from_abstract(text) == "QOpt"
+
+
 def test_abstract_text_and_urls(abstracts):
     gmpo = abstracts.entries[14]
     assert r"\Ours-7B" in gmpo.abstract  # kept as written; rendering deals with it

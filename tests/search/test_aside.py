@@ -54,8 +54,10 @@ def place(text: str, word: str) -> tuple[str, int, int]:
         ("baseline", "We propose a variant of Adam for", "Adam", False),
         ("experiment", "实验在 OPT-350M 微调中实现加速", "微调", True),
         ("experiment", "提出一种微调方法", "微调", False),
+        ("experiment", "Experiments on models, e.g. Qwen2.5, fine-tune fast", "Qwen2.5", True),
         ("result", "LLM微调省时13.01%，精度不降", "LLM", True),
         ("result", "让 LLM 在推理时生成合成数据", "LLM", False),
+        ("result", "Accuracy rises by 2.7% vs. Adam here", "Adam", True),  # (vs. ends none)
         ("workload", "在语言模型预训练中消除了差距", "语言模型", True),
         ("workload", "for language model training.", "language model", True),
         ("workload", "language models generate traces", "language model", False),

@@ -128,6 +128,36 @@ def test_label_of_an_untitled_paper_is_derived_from_short_name_and_abstract():
     assert Record(id="z").label == "(no title, no abstract)"
 
 
+FIRST_SENTENCES = [
+    (
+        "It improves accuracy by 2.7% over Adam. It is fast.",
+        "It improves accuracy by 2.7% over Adam.",
+    ),
+    (
+        "We tune Qwen2.5 and GPT-3.5 with v2.0 weights. It is fast.",
+        "We tune Qwen2.5 and GPT-3.5 with v2.0 weights.",
+    ),
+    ("Models, e.g. Qwen2.5, learn. It is fast.", "Models, e.g. Qwen2.5, learn."),
+    (
+        "It follows Smith et al. (2020) closely. It is fast.",
+        "It follows Smith et al. (2020) closely.",
+    ),
+    ("Muon vs. Adam, i.e. Two optimizers. It is fast.", "Muon vs. Adam, i.e. Two optimizers."),
+    (
+        "See Fig. 3, Eq. 2 and Sec. 4, cf. Lion. It is fast.",
+        "See Fig. 3, Eq. 2 and Sec. 4, cf. Lion.",
+    ),
+    ("准确率提升 2.7%，速度更快。其余从略。", "准确率提升 2.7%，速度更快。"),
+]
+
+
+@pytest.mark.parametrize(("abstract", "first"), FIRST_SENTENCES)
+def test_a_label_ends_at_a_sentence_end_never_at_a_number_or_an_abbreviation(abstract, first):
+    """A decimal point, a version number or an abbreviation's full stop ends no sentence:
+    a label cut there ("Models, e.g.") misstates the paper. 。 ends one."""
+    assert Record(id="x", abstract=abstract).label == first
+
+
 def test_a_remote_source_and_keywords_round_trip():
     from papercli.store.record import Source
 

@@ -282,8 +282,9 @@ def _entry(
         line=line,
         title=title,
         short_name=name
-        or (title and shortname.from_title(title))
-        or (abstract and shortname.from_abstract(abstract)),
+        # (from the LaTeX as written: \textsc{Lumina} marks a name that "Lumina" does not)
+        or (title and shortname.from_title(fields["title"]))
+        or (abstract and shortname.from_abstract(fields["abstract"])),
         abstract=abstract,
         summary_zh=summary,
         urls=urls,

@@ -8,13 +8,18 @@ stays ``None``: a wrong name would be worse than none, because records are merge
 - a Chinese summary: the name right after 提出 ("proposes");
 - an English abstract: the name right after "we introduce / propose / present …",
   "called / named …", as ``Long Form (ACR)``, a quoted name, or a dash appositive.
+
+Titles and abstracts are read as LaTeX (the name comes out plain). A word the LaTeX sets
+apart in type (``\\textsc{Lumina}``, ``{\\sc Lumina}``, ``\\textbf``, ``\\texttt``,
+``\\emph``) counts as a coined name where one is looked for: the authors mark it as a name,
+though it reads as a plain word.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..text import CJK_CLASS
+from ..text import CJK_CLASS, SENTENCE_END_RE
 from ..text.latex import latex_to_text
 
 _W = rf"(?:(?![{CJK_CLASS}])\w)"  # a word character that is not Chinese/Japanese/Korean
@@ -36,13 +41,36 @@ def looks_like_name(token: str) -> bool:
     return inner_upper or has_digit or has_symbol
 
 
-def _acronym(text: str) -> str | None:
-    """The content of ``(ACR)`` if it is a name of at most three words."""
+# One capitalised word set apart in type; its reading is kept (_marked).
+_MARKED_RE = re.compile(
+    r"\\(?:textsc|textbf|texttt|textit|emph)\s*\{([^{}]{1,40})\}"
+    r"|\{\\(?:sc|bf|tt|it|em|scshape|bfseries|ttfamily|itshape)\s+([^{}]{1,40})\}"
+)
+
+
+def _marked(raw: str) -> frozenset[str]:
+    """The capitalised single words that the LaTeX *raw* sets apart in type, as they read."""
+    if "\\" not in raw:
+        return frozenset()
+    words = (latex_to_text(m.group(1) or m.group(2)).strip() for m in _MARKED_RE.finditer(raw))
+    return frozenset(
+        w for w in words if _TOKEN_RE.fullmatch(w) and w[0].isupper() and w not in _NOT_NAMES
+    )
+
+
+def _named(token: str, marked: frozenset[str]) -> bool:
+    return token in marked or looks_like_name(token)
+
+
+def _acronym(text: str, marked: frozenset[str] = frozenset()) -> str | None:
+    """The content of ``(ACR)`` if it is a name of at most three words (*marked*: the
+    words set apart in type)."""
     text = text.strip()
     words = text.split()
-    if not 1 <= len(words) <= 3 or len(text) > 30 or re.search(r"[,;:=]", text):
+    # "(e.g. Qwen2.5)", "(vs. Adam)": an abbreviation's full stop, so no name
+    if not 1 <= len(words) <= 3 or len(text) > 30 or re.search(r"[,;:=]|\.\s", text):
         return None
-    coined = any(c.isupper() for c in text) and any(looks_like_name(w) for w in words)
+    coined = any(c.isupper() for c in text) and any(_named(w, marked) for w in words)
     acronym = len(words) == 1 and text.isupper() and len(text) >= 2
     if not (coined or acronym):  # "NI Sampling" has a coined word; "(e.g. details)" has none
         return None
@@ -57,12 +85,14 @@ _TRAILING_PAREN_RE = re.compile(r"\(([^()]{1,30})\)\s*$")
 
 
 def from_title(title: str) -> str | None:
+    marked = _marked(title)
+    title = latex_to_text(title)
     head, sep, _rest = title.partition(":")
     if sep and head.strip() and " " not in head.strip() and len(head.strip()) <= 30:
         return head.strip()
     m = _TRAILING_PAREN_RE.search(title)
     if m:
-        return _acronym(m.group(1))
+        return _acronym(m.group(1), marked)
     return None
 
 
@@ -110,20 +140,20 @@ _DASH_NAME_RE = re.compile(rf"(?:[—–]|-{{2,3}})\s*({_TOKEN})")
 
 def _clause_after(text: str, start: int) -> str:
     """From *start* to the end of the sentence, at most 25 words."""
-    m = re.search(r"[.!?](?:\s|$)", text[start:])
-    clause = text[start : start + m.start()] if m else text[start:]
+    m = SENTENCE_END_RE.search(text, start)
+    clause = text[start : m.start()] if m else text[start:]
     return " ".join(clause.split()[:25])
 
 
 def from_abstract(abstract: str) -> str | None:
-    text = latex_to_text(abstract)
+    text, marked = latex_to_text(abstract), _marked(abstract)
     for trigger in _TRIGGER_RE.finditer(text):
         clause = _clause_after(text, trigger.end())
         m = _QUOTED_RE.match(clause)
-        if m and looks_like_name(m.group(1).strip()):
+        if m and _named(m.group(1).strip(), marked):
             return m.group(1).strip()
         for paren in _PAREN_RE.finditer(clause):
-            name = _acronym(paren.group(1))
+            name = _acronym(paren.group(1), marked)
             if name:
                 return name
         words = clause.split()
@@ -131,9 +161,9 @@ def from_abstract(abstract: str) -> str | None:
             words.pop(0)
         if words:
             m = _TOKEN_RE.match(words[0])
-            if m and looks_like_name(m.group(0)):
+            if m and _named(m.group(0), marked):
                 return m.group(0)
         m = _DASH_NAME_RE.search(clause)
-        if m and looks_like_name(m.group(1)):
+        if m and _named(m.group(1), marked):
             return m.group(1)
     return None

@@ -173,11 +173,30 @@ def ascii_words(text: str) -> list[str]:
 _ASCII_WORD_RE = re.compile(r"[a-z0-9]+")
 
 
+# Where a sentence ends, one rule for every cut (labels, derived titles, short names, the
+# sentences of passing mentions): at 。！？, or at . ! ? before a space and a word that is
+# not lower case (or the text's end). A decimal point or a version (2.7%, Qwen2.5, v2.0)
+# has no space after it, and an abbreviation's full stop (e.g., et al., Fig. 3) is none:
+# "提升 2" for "提升 2.7%", or a label ending at "e.g.", misstates the paper.
+ABBREVIATIONS = (
+    *("e.g", "i.e", "et al", "vs", "cf", "approx", "resp", "w.r.t", "a.k.a", "viz", "incl"),
+    *("Fig", "Figs", "Eq", "Eqs", "Sec", "Secs", "Tab", "Alg", "Thm", "Ref", "Refs", "Appx"),
+)
+_NOT_AN_ABBREVIATION = "".join(  # (after the mark: the look-behinds run only at a mark)
+    rf"(?<!\b{re.escape(a)}\.)"
+    for w in ABBREVIATIONS
+    for a in sorted({w, w.lower(), w.capitalize()})
+)
+SENTENCE_END = rf"[。！？]|[.!?]{_NOT_AN_ABBREVIATION}(?=\s*$|\s+[^\sa-z])"
+SENTENCE_END_RE = re.compile(SENTENCE_END)
+
+
 def first_sentence(text: str, limit: int = 160) -> str:
-    """The first sentence of *text* (plain), cut at a word boundary within *limit* characters."""
-    m = re.search(r"(?<=[.!?])\s+(?=[A-Z(\"“])", text)
-    sentence = text[: m.start()] if m else text
-    return shorten(sentence, limit)
+    """The first sentence of *text* (plain, its end kept), cut at a word boundary within
+    *limit* characters."""
+    m = SENTENCE_END_RE.search(text)
+    sentence = text[: m.end()] if m else text
+    return shorten(sentence.strip(), limit)
 
 
 def fit_cells(text: str, cells: int) -> str:

@@ -100,10 +100,17 @@ _SWITCHES = frozenset(
 )
 
 
+# Font commands that take their words as an argument, which pylatexenc does not know:
+# read as an unknown macro, \texttt{FooBar} came out as "textttFooBar".
+_FONT_COMMANDS = frozenset("texttt textsf textup textmd textnormal mbox hbox uline".split())
+
+
 def _macro(piece: str) -> str:
     name = re.match(r"\\([A-Za-z]+)", piece).group(1)
     if name in _SWITCHES and piece[len(name) + 1 :] in ("", "{}"):
         return ""
+    if name in _FONT_COMMANDS and piece[len(name) + 1 :]:  # (\uline{a}{b}: b is grouped text)
+        return "".join(_prose(_ungroup(a[1:-1])) for a in re.findall(_ARG, piece[len(name) + 1 :]))
     if name in _OWN_MACROS and piece[len(name) + 1 :] in ("", "{}"):
         return _OWN_MACROS[name]
     if name not in _known_macros() and piece[len(name) + 1 :] in ("", "{}"):

@@ -23,10 +23,13 @@ import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
+from ...text import SENTENCE_END as SENTENCES
+
 NAMES = ("title", "short_name")  # (a concept named there is the paper's own)
 
-SENTENCE_END = re.compile(r"[。；！？;!?\n]|\.(?=\s|$)")
-CLAUSE_END = re.compile(r"[。；！？;!?\n，,：:]|\.(?=\s|$)")
+# (text's sentence ends: never a decimal point or an abbreviation's full stop, e.g. Fig. 3)
+SENTENCE_END = re.compile(rf"[；;\n]|{SENTENCES}")
+CLAUSE_END = re.compile(rf"[；;\n，,：:]|{SENTENCES}")
 NUMBER = re.compile(
     r"\d(?:[\d.]*)\s*(?:%|％|×|倍|个点|x\b|-fold)|从\s*[\d.]+%?\s*(?:到|至)"
     r"|\bfrom\s+[\d.]+%?\s+to\b"

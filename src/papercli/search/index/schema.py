@@ -40,7 +40,9 @@ from ...text.latex import latex_to_text
 # 32: the concepts a paper names only in passing (search.aside)
 # 33: the codec in papercli.engine; a sort key ends with the id (equal titles by id)
 # 34: names' parts (analysis.word_parts); a tagged concept is never one named in passing
-SCHEMA_VERSION = 34
+# 35: sentence ends (text.SENTENCE_END): an untitled paper's stored label and the sentences
+#     of passing mentions end at no decimal point nor abbreviation (e.g.), and at 。
+SCHEMA_VERSION = 35
 CONCEPT_BOOST = 0.2  # a paper found only through the glossary ranks below a literal match
 # A paper found by a part of a name (Qwen in Qwen2.5) ranks below one that writes the word.
 PARTS_BOOST = 0.5
