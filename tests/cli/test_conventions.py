@@ -423,6 +423,7 @@ def test_help_paragraphs_are_wrapped_whole_and_examples_keep_their_indentation()
 
     commands = [
         "ingest",
+        "add",
         "search",
         "similar",
         "list",
