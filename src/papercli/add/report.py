@@ -1,10 +1,12 @@
-"""What ``papers add`` says: a line a paper (stdout), the candidates of a title it could not
-decide (a numbered list to choose from on a terminal, tab-separated lines on a pipe), and
-a summary (stderr). Every text from a service is shown inert: control characters visible,
+"""What ``papers add`` says: each paper's line or lines (stdout), the candidates of a title
+it could not decide (a numbered list to choose from on a terminal, tab-separated lines on a
+pipe), and a summary (stderr). Every text from a service is shown inert: control characters visible,
 never markup (nothing here goes through Rich).
 """
 
 from __future__ import annotations
+
+import textwrap
 
 from ..text import fit_cells, terminal_safe
 from .lookup import Candidate
@@ -30,14 +32,15 @@ def _authors(authors: list[str]) -> str:
     return shown + (f" and {len(authors) - AUTHORS_SHOWN} more" if len(authors) > 3 else "")
 
 
-def outcome_line(outcome: Outcome, piped: bool) -> str:
-    """``added  ID  TITLE (VENUE YEAR; from arXiv, Crossref)``; piped: tab-separated
-    action, id, venue, year, title."""
+def outcome_lines(outcome: Outcome, width: int | None = None) -> list[str]:
+    """Piped (no *width*): one tab-separated line, action, id, venue, year, title. On a
+    terminal *width* columns wide: ``added  ID``, then the title and what came of it,
+    wrapped at spaces and indented under the id."""
     record = outcome.record
     action = SAID[outcome.action]
-    if piped:
+    if width is None:
         cells = [action, record.id, record.venue or "", record.year or "", record.label]
-        return "\t".join(_safe(c) for c in cells)
+        return ["\t".join(_safe(c) for c in cells)]
     notes = [_venue(record.venue, record.year)]
     if outcome.action == "new":
         notes.append("from " + ", ".join(outcome.sources))
@@ -46,16 +49,23 @@ def outcome_line(outcome: Outcome, piped: bool) -> str:
     if outcome.conflicts:
         n = outcome.conflicts
         notes.append(f"{n} differing value{'s' * (n != 1)} kept as conflict{'s' * (n != 1)}")
-    return f"{action}  {record.id}  {_safe(record.label)} ({'; '.join(notes)})"
+    indent = " " * (len(action) + 2)
+    text = f"{_safe(record.label)} ({'; '.join(notes)})"
+    wrapped = textwrap.wrap(
+        text, max(width - 1, 40), initial_indent=indent, subsequent_indent=indent
+    )
+    return [f"{action}  {record.id}", *wrapped]
 
 
 def summary(outcomes: list[Outcome], dry_run: bool, left_out: int = 0) -> str:
+    """``3 papers: 1 added, 2 merged``, with the titles left out and a dry run said."""
     counts = {a: sum(o.action == a for o in outcomes) for a in SAID}
     n = len(outcomes)
-    said = ", ".join(f"{counts[a]} {SAID[a]}" for a in SAID if counts[a]) or "none"
+    said = ", ".join(f"{counts[a]} {SAID[a]}" for a in SAID if counts[a])
+    head = f"{n} paper{'s' * (n != 1)}: {said}" if n else "nothing added"
     tail = f"; {left_out} left out" if left_out else ""
     dry = " (dry run: nothing written)" if dry_run else ""
-    return f"{n} paper{'s' * (n != 1)}: {said}{tail}{dry}"
+    return f"{head}{tail}{dry}"
 
 
 def candidate_rows(unsure: Unsure) -> list[str]:
@@ -90,7 +100,7 @@ def candidate_list(unsure: Unsure, width: int) -> list[str]:
 
 def _details(c: Candidate) -> str:
     venue, year = c.venue_year
-    parts = [_authors(c.authors), _venue(venue, year), ", ".join(c.sources)]
+    parts = [_venue(venue, year), "from " + ", ".join(c.sources), _authors(c.authors)]
     return " · ".join(_safe(p) for p in parts)
 
 

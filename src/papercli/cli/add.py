@@ -89,8 +89,10 @@ def add(
 
         print_json(session.env, [o.as_dict() for o in outcomes])
     else:
+        width = session.env.width if session.env.tables else None
         for outcome in outcomes:
-            session.out(report.outcome_line(outcome, piped=not session.env.tables))
+            for line in report.outcome_lines(outcome, width):
+                session.out(line)
     session.env.say(report.summary(outcomes, dry_run, left_out))
     if left_out:
         raise typer.Exit(1)
