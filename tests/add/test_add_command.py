@@ -232,7 +232,9 @@ def test_a_title_with_one_clear_match(services, tmp_path):
     )
     services.crossref.add(
         work(
-            "10.1/other", title="Stochastic Optimization in Practice", authors=[("Grace", "Hopper")]
+            "10.1000/other",
+            title="Stochastic Optimization in Practice",
+            authors=[("Grace", "Hopper")],
         )
     )
     result = add(
@@ -274,7 +276,7 @@ def near_tie(services):
     )
     services.crossref.add(
         work(
-            "10.1/sgd",
+            "10.1000/sgd",
             title="Stochastic Optimization: Adam and Friends",
             authors=[("Alan", "Turing")],
             container="Journal of Examples",
@@ -292,7 +294,7 @@ def test_a_near_tie_on_a_pipe_lists_the_candidates_and_writes_nothing(services, 
     assert result.stdout.splitlines() == [
         "adam stochastic optimization\t1\t1.000\tarXiv\tarXiv\t2025\tAdam: A Method for Stochastic Optimization\tDiederik P. Kingma; Jimmy Ba\thttps://arxiv.org/abs/1412.6980",
         "adam stochastic optimization\t2\t1.000\tarXiv\tarXiv\t2020\tStochastic Optimization With Adam Revisited\tGrace Hopper\thttps://arxiv.org/abs/2000.00002",
-        "adam stochastic optimization\t3\t1.000\tCrossref\tJournal of Examples\t2021\tStochastic Optimization: Adam and Friends\tAlan Turing\thttps://doi.org/10.1/sgd",
+        "adam stochastic optimization\t3\t1.000\tCrossref\tJournal of Examples\t2021\tStochastic Optimization: Adam and Friends\tAlan Turing\thttps://doi.org/10.1000/sgd",
     ]
     assert result.stderr == (
         "papers: 'adam stochastic optimization': 3 papers could be meant; add one by its id or "
@@ -304,7 +306,7 @@ def test_a_near_tie_on_a_pipe_lists_the_candidates_and_writes_nothing(services, 
     assert [c["link"] for c in json.loads(as_json.stdout)[0]["candidates"]] == [
         "https://arxiv.org/abs/1412.6980",
         "https://arxiv.org/abs/2000.00002",
-        "https://doi.org/10.1/sgd",
+        "https://doi.org/10.1000/sgd",
     ]
 
 

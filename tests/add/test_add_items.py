@@ -132,12 +132,12 @@ def found(service, title, **kw) -> Found:
 def test_a_preprint_and_its_published_version_are_one_candidate():
     parts = [
         found("arXiv", "Adam: A Method for Stochastic Optimization", arxiv="1412.6980"),
-        found("Crossref", "Adam: a method for stochastic optimization.", doi="10.1/adam"),
-        found("Crossref", "Deep Residual Learning", doi="10.1/resnet"),
+        found("Crossref", "Adam: a method for stochastic optimization.", doi="10.1000/adam"),
+        found("Crossref", "Deep Residual Learning", doi="10.1000/resnet"),
         found("OpenReview", "Renamed at the venue", forum="F1", arxiv=None),
         found("arXiv", "Renamed at the venue v2", arxiv="1111.0001"),
     ]
-    parts[-1].doi = "10.1/resnet"  # (a preprint whose DOI is the published version's)
+    parts[-1].doi = "10.1000/resnet"  # (a preprint whose DOI is the published version's)
     grouped = group(parts)
     assert [[p.document for p in c.parts] for c in grouped] == [
         [
@@ -154,7 +154,7 @@ def test_the_title_itself_decides_unless_two_papers_have_it():
     b = found("arXiv", "Adam Is a Method for Stochastic Optimization Too", arxiv="2000.00001")
     decision = decide("adam - a method for stochastic  OPTIMIZATION", [b, a])
     assert decision.chosen.parts == [a] and decision.chosen.how == "title"
-    twin = found("Crossref", "Adam: A Method for Stochastic Optimization", doi="10.1/other")
+    twin = found("Crossref", "Adam: A Method for Stochastic Optimization", doi="10.1000/other")
     twin.arxiv = "1999.00001"  # (another paper of the same title: a different preprint)
     decision = decide("Adam: A Method for Stochastic Optimization", [a, twin])
     assert decision.chosen is None and len(decision.candidates) == 2
@@ -172,7 +172,7 @@ def test_a_fuzzy_match_needs_a_clear_margin():
     other = found(
         "Crossref",
         "Stochastic Optimization in Practice",
-        doi="10.1/x",
+        doi="10.1000/x",
         authors=["Grace Hopper"],
         venue="Journal of Examples",
         year=2019,

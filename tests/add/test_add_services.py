@@ -63,6 +63,22 @@ def test_an_id_arxiv_cannot_read_is_one_line(arxiv_api):
     assert str(caught.value) == "arXiv: incorrect id format for 2501.0"
 
 
+@pytest.mark.parametrize(
+    ("given", "kept"),
+    [
+        ("10.1000/ok", "10.1000/ok"),
+        ("10.1000/a.b", "10.1000/a.b"),
+        ("10.1000/../../members", None),  # (it becomes part of Crossref's address)
+        ("10.1000/x/..", None),
+        ("not a doi", None),
+    ],
+)
+def test_a_doi_in_a_feed_is_checked(arxiv_api, given, kept):
+    arxiv_api.add(paper("2501.01234", doi=given))
+    with arxiv.service(arxiv_api.url) as api:
+        assert arxiv.by_ids(api, ["2501.01234"], DAY)["2501.01234"].doi == kept
+
+
 def test_a_journal_reference_names_the_published_venue(arxiv_api):
     arxiv_api.add(paper("2410.00001", journal_ref="Published at ICLR 2025"))
     with arxiv.service(arxiv_api.url) as api:
@@ -137,13 +153,16 @@ def test_a_doi_from_crossref(crossref_api):
     )
     assert found.abstract == "Deeper networks are harder to train & tune."
     assert [r.query for r in crossref_api.requests] == [{"mailto": "me@example.org"}] * 2
+    assert crossref_api.requests[0].headers["user-agent"].endswith("; mailto:me@example.org)")
 
 
 def test_a_crossref_bibliographic_search(crossref_api):
-    crossref_api.add(work("10.1/a", title="Deep Residual Learning"), work("10.1/b", title="Other"))
+    crossref_api.add(
+        work("10.1000/a", title="Deep Residual Learning"), work("10.1000/b", title="Other")
+    )
     with crossref.service(crossref_api.url, None) as api:
         found = crossref.search(api, "He et al. Deep residual learning. CVPR 2016", DAY)
-    assert [f.doi for f in found] == ["10.1/a"]
+    assert [f.doi for f in found] == ["10.1000/a"]
     assert crossref_api.requests[0].query == {
         "query.bibliographic": "He et al. Deep residual learning. CVPR 2016",
         "rows": "5",
@@ -178,8 +197,8 @@ def test_an_openreview_forum(openreview):
     ]
     assert (rejected.venue, rejected.year, rejected.status) == (
         None,
-        None,
-        "Submitted to ICLR 2026",
+        2026,
+        "OpenReview: Submitted to ICLR 2026",
     )
     assert via_review.document == "openreview:Fa1"
     assert [r.query for r in openreview.requests] == [
@@ -282,7 +301,7 @@ def test_arxiv_failures(arxiv_api, script, message):
             {
                 "status": "ok",
                 "message-type": "work",
-                "message": {"DOI": "10.1/x", "title": "T", "author": "Ada"},
+                "message": {"DOI": "10.1000/x", "title": "T", "author": "Ada"},
             },
             "author is text, not a list of objects",
         ),
@@ -295,10 +314,10 @@ def test_arxiv_failures(arxiv_api, script, message):
 def test_malformed_crossref_replies(crossref_api, body, message):
     crossref_api.respond(body)
     with crossref.service(crossref_api.url, None) as api, pytest.raises(ServiceError) as caught:
-        crossref.by_doi(api, "10.1/x", DAY)
+        crossref.by_doi(api, "10.1000/x", DAY)
     assert (
         str(caught.value)
-        == f"Crossref ({crossref_api.url}): malformed reply for DOI 10.1/x: {message}"
+        == f"Crossref ({crossref_api.url}): malformed reply for DOI 10.1000/x: {message}"
     )
 
 
@@ -316,9 +335,9 @@ def test_a_timeout(crossref_api):
     crossref_api.stall(2.0)
     api = Service("Crossref", crossref_api.url, timeout=0.2)
     with api, pytest.raises(ServiceError) as caught:
-        api.get("/works/10.1/x", {}, "for DOI 10.1/x")
+        api.get("/works/10.1000/x", {}, "for DOI 10.1000/x")
     assert str(caught.value) == (
-        f"Crossref ({crossref_api.url}) did not answer within 0.2 s for DOI 10.1/x; try again later"
+        f"Crossref ({crossref_api.url}) did not answer within 0.2 s for DOI 10.1000/x; try again later"
     )
 
 

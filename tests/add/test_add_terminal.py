@@ -75,7 +75,7 @@ def test_a_near_tie_asks_which_paper_on_a_terminal(terminal, arxiv_api, crossref
     )
     crossref_api.add(
         work(
-            "10.1/sgd",
+            "10.1000/sgd",
             title="Stochastic Optimization: Adam and Friends",
             authors=[
                 ("Alan", "Turing"),

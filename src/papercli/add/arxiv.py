@@ -16,7 +16,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
-from ..store.links import ARXIV, ARXIV_ID
+from ..store.links import ARXIV, ARXIV_ID, link_patterns
 from ..venues import canonical_venue, find_venue_years, known_venue, venue_in_name
 from .found import Found, arxiv_links, clean, doi_link
 
@@ -102,7 +102,7 @@ def _found(entry: ET.Element, versioned: str, fetched: str) -> Found:
     published = (entry.findtext(f"{ATOM}published") or "").strip()
     year = int(published[:4]) if published[:4].isdigit() else None
     doi = clean(entry.findtext(f"{ARXIV_NS}doi"))
-    doi = doi.split()[0] if doi else None  # (two DOIs are sometimes given: the first)
+    doi = checked_doi(doi.split()[0]) if doi else None  # (two are sometimes given: the first)
     found = Found(
         service="arXiv",
         document=f"arxiv:{versioned}",
@@ -121,6 +121,15 @@ def _found(entry: ET.Element, versioned: str, fetched: str) -> Found:
         found.venue, found.year = published_in
         found.status = f"journal reference: {ref}"
     return found
+
+
+def checked_doi(text: str) -> str | None:
+    """*text* when it is a DOI (``10.NNNN/…``, no ``.`` or ``..`` path segment: it becomes
+    part of a Crossref address), else None."""
+    m = link_patterns()["doi"].match(text)
+    if not m or re.search(r"/\.\.?(?:/|$)", m.group(1)):
+        return None
+    return m.group(1).rstrip(".,;")
 
 
 def journal_venue(ref: str) -> tuple[str, int] | None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from ..venues import canonical_venue, venue_in_name
+from .arxiv import checked_doi
 from .found import Found, clean, doi_link
 from .service import kind
 
@@ -42,7 +43,12 @@ class _Malformed(Exception):
 def service(base: str, email: str | None) -> Service:
     from .service import Service
 
-    return Service("Crossref", base, params={"mailto": email} if email else None)
+    if not email:
+        return Service("Crossref", base)
+    from .service import USER_AGENT
+
+    agent = USER_AGENT.replace(")", f"; mailto:{email})")
+    return Service("Crossref", base, params={"mailto": email}, headers={"User-Agent": agent})
 
 
 def by_doi(api: Service, doi: str, fetched: str) -> Found | None:
@@ -150,10 +156,10 @@ def _abstract(work: dict) -> str | None:
 def _found(work: dict, fetched: str) -> Found:
     if not isinstance(work, dict):
         raise _Malformed(f"a work is {kind(work)}, not an object")
-    doi = work.get("DOI")
-    if not isinstance(doi, str) or not doi.strip().startswith("10."):
-        raise _Malformed(f"a work has no DOI ({doi!r})")
-    doi = doi.strip()
+    raw = work.get("DOI")
+    doi = checked_doi(raw.strip()) if isinstance(raw, str) else None
+    if doi is None:
+        raise _Malformed(f"a work has no DOI ({raw!r})")
     titles = _texts(work, "title")
     containers = _texts(work, "container-title")
     kind_of = work.get("type")

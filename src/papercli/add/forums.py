@@ -5,8 +5,8 @@ v2: ``{"notes": […], "count": N}``), and the venues' lists of accepted papers 
 A submission is accepted when its ``venueid`` is the venue itself (``ICLR.cc/2026/
 Conference``), not one of its piles (``…/Submission``, ``…/Rejected_Submission``,
 ``…/Withdrawn_Submission``); its venue and year are then read from ``venue`` (``ICLR 2026
-Poster``), else from the venue id. A submission not accepted keeps no venue: it says what
-it is (``Submitted to ICLR 2026``) instead.
+Poster``), else from the venue id. A submission not accepted has no venue, the year it was
+submitted in, and says what it is (``Submitted to ICLR 2026``).
 """
 
 from __future__ import annotations
@@ -73,9 +73,8 @@ def accepted(note: Note) -> tuple[str, int | None] | None:
         return None
     for venue, year in find_venue_years(note.venue or ""):
         return venue, year
-    year = next((int(p) for p in parts if re.fullmatch(r"(?:19|20)\d{2}", p)), None)
     name = re.sub(r"\.(?:cc|org|net|com)$", "", parts[0], flags=re.I)
-    return canonical_venue(name), year
+    return canonical_venue(name), _year_of(venueid)
 
 
 def from_note(note: Note, fetched: str) -> Found:
@@ -93,9 +92,14 @@ def from_note(note: Note, fetched: str) -> Found:
     )
     if published:
         found.venue, found.year = published
-    else:
-        found.status = note.venue or "not accepted"
+    else:  # (the year it was submitted in, without a venue it was not accepted at)
+        found.status = f"OpenReview: {note.venue or 'not accepted'}"
+        found.year = _year_of(note.venueid or "")
     return found
+
+
+def _year_of(venueid: str) -> int | None:
+    return next((int(p) for p in venueid.split("/") if re.fullmatch(r"(?:19|20)\d{2}", p)), None)
 
 
 class Accepted:

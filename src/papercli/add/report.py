@@ -42,6 +42,8 @@ def outcome_lines(outcome: Outcome, width: int | None = None) -> list[str]:
         cells = [action, record.id, record.venue or "", record.year or "", record.label]
         return ["\t".join(_safe(c) for c in cells)]
     notes = [_venue(record.venue, record.year)]
+    if outcome.status:
+        notes.append(_safe(outcome.status))
     if outcome.action == "new":
         notes.append("from " + ", ".join(outcome.sources))
     if outcome.filled:

@@ -42,6 +42,7 @@ class Outcome:
     filled: list[str] = field(default_factory=list)  # fields an existing record gained
     conflicts: int = 0  # differing values kept as conflicts
     sources: list[str] = field(default_factory=list)  # the services that gave it
+    status: str | None = None  # what a service says of a paper with no venue
 
     def as_dict(self) -> dict:
         return {"item": self.item, "action": self.action, **self.record.to_dict()}
@@ -118,6 +119,8 @@ def _add(batch: Batch, linked: dict[str, str], paper: Resolved) -> Outcome:
             linked.setdefault(key, record.id)
     outcome = Outcome(paper.item.given, action, record, paper.how)
     outcome.sources = list(dict.fromkeys(p.service for p in paper.parts))
+    if not record.venue:
+        outcome.status = next((p.status for p in paper.parts if p.status), None)
     if before is not None:
         outcome.filled = [n for n in FILLED if not getattr(before, n) and getattr(record, n)]
         outcome.conflicts = len(record.conflicts) - len(before.conflicts)

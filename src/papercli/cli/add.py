@@ -67,7 +67,8 @@ def add(
         email=settings["contact_email"].value,
     )
     library = session.library(create=True)
-    resolved = resolve(parsed, apis, library if library.root.is_dir() else None)
+    with session.env.progress(None, "asking arXiv, Crossref and OpenReview"):
+        resolved = resolve(parsed, apis, library if library.root.is_dir() else None)
     unsure = [r for r in resolved if isinstance(r, Unsure)]
     if empty := next((u for u in unsure if not u.candidates), None):
         raise NothingFound(
