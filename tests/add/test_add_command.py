@@ -297,8 +297,8 @@ def test_a_near_tie_on_a_pipe_lists_the_candidates_and_writes_nothing(services, 
         "adam stochastic optimization\t3\t1.000\tCrossref\tJournal of Examples\t2021\tStochastic Optimization: Adam and Friends\tAlan Turing\thttps://doi.org/10.1000/sgd",
     ]
     assert result.stderr == (
-        "papers: 'adam stochastic optimization': 3 papers could be meant; add one by its id or "
-        "link (listed above), or run papers add on a terminal to choose\n"
+        "papers: 'adam stochastic optimization': 3 papers could be meant (on standard output); "
+        "add one by its id or link, or run papers add on a terminal to choose\n"
     )
     assert everything(seeded_library.root) == before  # not even the clear paper
     as_json = add(seeded_library, services, "adam stochastic optimization", "--json")

@@ -136,3 +136,23 @@ def test_no_answer_leaves_the_title_out(terminal, arxiv_api, tmp_path):
         "$",
     ]
     assert not (tmp_path / "lib").exists()
+
+
+def test_output_into_a_pipe_lists_the_candidates_without_asking(terminal, arxiv_api, tmp_path):
+    """Typed at a terminal but piped on (``| cut``): the candidates go down the pipe."""
+    arxiv_api.add(
+        paper("1412.6980", title="Adam: A Method for Stochastic Optimization"),
+        paper("2000.00002", title="Stochastic Optimization With Adam Revisited"),
+    )
+    code = terminal.run(
+        "papers add 'adam stochastic optimization' | cut -f2,7; exit_=${PIPESTATUS[0]}; echo exit=$exit_",
+        timeout=20,
+    )
+    assert code == 0
+    assert lines(terminal.screen())[-4:] == [
+        "1\tAdam: A Method for Stochastic Optimization".expandtabs(),
+        "2\tStochastic Optimization With Adam Revisited".expandtabs(),
+        "exit=1",
+        "$",
+    ]
+    assert not (tmp_path / "lib").exists()

@@ -109,6 +109,6 @@ def _details(c: Candidate) -> str:
 def unsure_message(unsure: Unsure) -> str:
     n = len(unsure.candidates)
     return (
-        f"{unsure.item.given!r}: {n} papers could be meant; add one by its id or link "
-        "(listed above), or run papers add on a terminal to choose"
+        f"{_safe(unsure.item.given)!r}: {n} papers could be meant (on standard output); add "
+        "one by its id or link, or run papers add on a terminal to choose"
     )

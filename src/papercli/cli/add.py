@@ -77,7 +77,8 @@ def add(
         )
     left_out = 0
     if unsure:
-        if not (session.env.stdin_is_terminal and session.env.stderr_is_terminal):
+        env = session.env  # (a person can answer only where all three are the terminal)
+        if not (env.stdin_is_terminal and env.stdout_is_terminal and env.stderr_is_terminal):
             _print_candidates(session, unsure, json_out)
             raise typer.Exit(1)
         chosen = {id(u): _choose(session, u) for u in unsure}
