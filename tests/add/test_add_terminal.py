@@ -156,3 +156,72 @@ def test_output_into_a_pipe_lists_the_candidates_without_asking(terminal, arxiv_
         "$",
     ]
     assert not (tmp_path / "lib").exists()
+
+
+def test_the_readme_shows_what_papers_add_prints(tmp_path, arxiv_api, crossref_api):
+    """The README's "Add a paper" examples, run against the stand-ins they name, on a copy
+    of the bundled library: a terminal 80 columns wide, then a pipe."""
+    import os
+    import re
+    import shutil
+    import subprocess
+
+    from testing import BUNDLED, PAPERS, ROOT
+
+    section = (ROOT / "README.md").read_text("utf-8").split("### Add a paper", 1)[1]
+    section = section.split("\n### ", 1)[0]
+    merged, asked = re.findall(r"```\n(.*?)```", section, re.S)[:2]
+    arxiv_api.add(
+        paper(
+            "2503.11111",
+            title="Convergence of Muon with Newton-Schulz",
+            authors=["Ada Muon", "Alan Turing", "Grace Hopper"],
+            summary="We prove that Muon with Newton-Schulz iterations converges to a stationary point.",
+        ),
+        paper(
+            "1412.6980",
+            title="Adam: A Method for Stochastic Optimization",
+            authors=["Diederik P. Kingma", "Jimmy Ba"],
+            journal_ref="ICLR 2015",
+        ),
+        paper(
+            "2000.00002",
+            title="Stochastic Optimization With Adam Revisited",
+            authors=["Grace Hopper"],
+            published="2020-01-01T00:00:00Z",
+        ),
+    )
+    crossref_api.add(
+        work(
+            "10.1109/CVPR.2016.90",
+            title="Deep Residual Learning for Image Recognition",
+            authors=[("Kaiming", "He"), ("Xiangyu", "Zhang")],
+            container="2016 IEEE Conference on Computer Vision and Pattern Recognition (CVPR)",
+            type="proceedings-article",
+            year=2016,
+        )
+    )
+    library = tmp_path / "library"
+    shutil.copytree(BUNDLED, library, ignore=shutil.ignore_patterns(".index", ".lock"))
+    env = {
+        "PAPERS_ARXIV_API": arxiv_api.url,
+        "PAPERS_CROSSREF_API": crossref_api.url,
+        "PAPERS_LIBRARY": str(library),
+    }
+    with Terminal(80, 24, tmp_path, env) as term:
+        assert term.run("papers index >/dev/null 2>&1") == 0
+        command, shown = merged.split("\n", 1)
+        assert term.run(command.removeprefix("$ ")) == 0
+        assert lines(term.screen()) == [*shown.splitlines(), "$"]
+        ask, rest = asked.split("\n", 1)
+        answered, piped = rest.split("\n$ ", 1)
+        term.start(ask.removeprefix("$ "))
+        term.wait_for(lambda s: "Which one?" in s, 30)
+        term.keys(answered.split("Which one? [1-2, Enter for none] ")[1][0], "Enter")
+        term.wait_for(lambda s: "papers: 1 paper" in s, 30)
+        assert lines(term.screen())[:-1] == answered.splitlines()
+    command, shown = piped.split("\n", 1)
+    environ = {k: v for k, v in os.environ.items() if k != "COLUMNS"} | env
+    environ["PATH"] = f"{PAPERS.parent}{os.pathsep}{environ['PATH']}"
+    result = subprocess.run(command, shell=True, capture_output=True, text=True, env=environ)
+    assert result.stdout + result.stderr == shown
