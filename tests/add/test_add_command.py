@@ -364,6 +364,19 @@ def test_a_digest_paper_added_from_arxiv_gains_authors_and_links(services, seede
     )
 
 
+def test_a_preprint_published_elsewhere_is_still_the_digest_paper(services, seeded_library):
+    """Its journal reference names another venue; as a preprint of the same title it is
+    the same paper (the merge rule's third case), not a second record."""
+    services.arxiv.add(
+        paper(
+            "2503.11111", title="Convergence of Muon with Newton-Schulz", journal_ref="NeurIPS 2025"
+        )
+    )
+    result = add(seeded_library, services, "2503.11111")
+    assert result.stdout == f"merged\t{MUON}\tICLR\t2026\tConvergence of Muon with Newton-Schulz\n"
+    assert len(list(seeded_library.papers_dir.glob("*.yaml"))) == 63
+
+
 def test_an_untitled_paper_is_found_by_its_abstract_and_a_different_value_kept(
     services, seeded_library
 ):

@@ -22,7 +22,7 @@ from ..ingest.batch import Batch
 from ..ingest.spill import Parked, pack
 from ..store import ids
 from ..store.library import Library
-from ..store.links import arxiv_id
+from ..store.links import ARXIV, arxiv_id
 from ..store.merge import fold_reply
 from ..store.record import Record
 from ..tags.tagging import apply_tags, auto_tags, edit
@@ -139,6 +139,11 @@ def _existing(batch: Batch, linked: dict[str, str], parts: list[Found]) -> Recor
                 if record is not None and not (mine and theirs and mine != theirs):
                     return record  # (two arXiv ids are two papers, whatever else they share)
     for part in parts:
-        if (record := batch.find(part.entry())) is not None:
-            return record
+        entries = [part.entry()]
+        if part.arxiv and part.published:  # (as the preprint it also is: the merge rule's 3)
+            entries.append(part.entry())
+            entries[-1].venue = ARXIV
+        for entry in entries:
+            if (record := batch.find(entry)) is not None:
+                return record
     return None
