@@ -28,6 +28,11 @@ def lines(screen: str) -> list[str]:
     return [line.rstrip() for line in screen.rstrip("\n").splitlines()]
 
 
+def settled(term: Terminal) -> list[str]:
+    """The screen once the shell's prompt is back (it comes a moment after the command)."""
+    return lines(term.wait_for(lambda s: lines(s)[-1:] == ["$"], 10))
+
+
 def test_a_normal_add_on_a_terminal(terminal, arxiv_api, crossref_api, tmp_path):
     arxiv_api.add(
         paper(
@@ -48,7 +53,7 @@ def test_a_normal_add_on_a_terminal(terminal, arxiv_api, crossref_api, tmp_path)
     )
     code = terminal.run("papers add 2501.01234 https://doi.org/10.1109/CVPR.2016.90")
     assert code == 0
-    assert lines(terminal.screen()) == [
+    assert settled(terminal) == [
         "added  iclr2026-muon-scalable-llm-training",
         "       Muon Is Scalable for LLM Training (ICLR 2026; from arXiv)",
         "added  cvpr2016-deep-residual-learning-image-recognition",
@@ -102,7 +107,7 @@ def test_a_near_tie_asks_which_paper_on_a_terminal(terminal, arxiv_api, crossref
     assert lines(screen) == listed
     assert not Library(tmp_path / "lib").root.exists()  # (nothing written while it asks)
     terminal.keys("1", "Enter")
-    screen = terminal.wait_for(lambda s: "exit=" in s, 30)
+    screen = terminal.wait_for(lambda s: "exit=" in s and lines(s)[-1] == "$", 30)
     assert lines(screen) == [
         *listed[:-1],
         "Which one? [1-3, Enter for none] 1",
@@ -125,7 +130,7 @@ def test_no_answer_leaves_the_title_out(terminal, arxiv_api, tmp_path):
     terminal.keys("9", "Enter")
     terminal.wait_for(lambda s: s.count("Which one?") == 2, 30)
     terminal.keys("Enter")
-    screen = terminal.wait_for(lambda s: "exit=" in s, 30)
+    screen = terminal.wait_for(lambda s: "exit=" in s and lines(s)[-1] == "$", 30)
     assert lines(screen)[-7:] == [
         "Which one? [1-2, Enter for none] 9",
         "papers: '9' is not a number from 1 to 2",
@@ -149,7 +154,7 @@ def test_output_into_a_pipe_lists_the_candidates_without_asking(terminal, arxiv_
         timeout=20,
     )
     assert code == 0
-    assert lines(terminal.screen())[-4:] == [
+    assert settled(terminal)[-4:] == [
         "1\tAdam: A Method for Stochastic Optimization".expandtabs(),
         "2\tStochastic Optimization With Adam Revisited".expandtabs(),
         "exit=1",
@@ -212,14 +217,14 @@ def test_the_readme_shows_what_papers_add_prints(tmp_path, arxiv_api, crossref_a
         assert term.run("papers index >/dev/null 2>&1") == 0
         command, shown = merged.split("\n", 1)
         assert term.run(command.removeprefix("$ ")) == 0
-        assert lines(term.screen()) == [*shown.splitlines(), "$"]
+        assert settled(term) == [*shown.splitlines(), "$"]
         ask, rest = asked.split("\n", 1)
         answered, piped = rest.split("\n$ ", 1)
         term.start(ask.removeprefix("$ "))
         term.wait_for(lambda s: "Which one?" in s, 30)
         term.keys(answered.split("Which one? [1-2, Enter for none] ")[1][0], "Enter")
-        term.wait_for(lambda s: "papers: 1 paper" in s, 30)
-        assert lines(term.screen())[:-1] == answered.splitlines()
+        screen = term.wait_for(lambda s: "papers: 1 paper" in s and lines(s)[-1] == "$", 30)
+        assert lines(screen)[:-1] == answered.splitlines()
     command, shown = piped.split("\n", 1)
     environ = {k: v for k, v in os.environ.items() if k != "COLUMNS"} | env
     environ["PATH"] = f"{PAPERS.parent}{os.pathsep}{environ['PATH']}"
