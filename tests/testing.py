@@ -96,7 +96,8 @@ def need_tools(*names: str) -> None:
 
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path_factory, monkeypatch):
-    """No test reads or writes the real user's config or data folders."""
+    """No test reads or writes the real user's config or data folders, or asks arXiv or
+    Crossref."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
@@ -104,6 +105,12 @@ def isolated_env(tmp_path_factory, monkeypatch):
     monkeypatch.delenv("PAPERS_LIBRARY", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "120")
+    # Services nobody answers unless a test serves them (add/services.py): never the internet
+    from stand_in import unused_port
+
+    for var in ("PAPERS_ARXIV_API", "PAPERS_CROSSREF_API"):
+        monkeypatch.setenv(var, f"http://127.0.0.1:{unused_port()}")
+    monkeypatch.delenv("PAPERS_CONTACT_EMAIL", raising=False)
 
 
 @pytest.fixture(scope="session")

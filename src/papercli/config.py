@@ -9,7 +9,10 @@ The config file is ``config.yaml`` in the platform's user config folder
     limit: 50                      # at most this many results (search, list, similar)
     color: auto                    # auto (on a terminal), always, never
     passing: true                  # list the papers naming a concept only in passing
-    openreview_api: https://api2.openreview.net   # where papers enrich asks (API v2)
+    openreview_api: https://api2.openreview.net   # where papers enrich and add ask (API v2)
+    arxiv_api: https://export.arxiv.org/api       # where papers add asks arXiv
+    crossref_api: https://api.crossref.org        # where papers add asks Crossref
+    contact_email: you@example.org                # sent to Crossref (its "polite pool")
 
 ``papers config`` prints the effective settings and their origins. A file that does not
 parse or validate is an error naming the key, never silently ignored.
@@ -18,6 +21,7 @@ parse or validate is an error naming the key, never silently ignored.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +30,18 @@ from .errors import UsageError
 
 EXPORT_FORMATS = ("markdown", "bibtex", "biblatex", "csl-json", "json", "yaml")
 COLORS = ("auto", "always", "never")
-KEYS = ("library", "export_format", "taxonomy", "limit", "color", "passing", "openreview_api")
+KEYS = (
+    "library",
+    "export_format",
+    "taxonomy",
+    "limit",
+    "color",
+    "passing",
+    "openreview_api",
+    "arxiv_api",
+    "crossref_api",
+    "contact_email",
+)
 ENV = {
     "library": "PAPERS_LIBRARY",
     "export_format": "PAPERS_EXPORT_FORMAT",
@@ -35,9 +50,17 @@ ENV = {
     "color": "PAPERS_COLOR",
     "passing": "PAPERS_PASSING",
     "openreview_api": "PAPERS_OPENREVIEW_API",
+    "arxiv_api": "PAPERS_ARXIV_API",
+    "crossref_api": "PAPERS_CROSSREF_API",
+    "contact_email": "PAPERS_CONTACT_EMAIL",
 }
+APIS = ("openreview_api", "arxiv_api", "crossref_api")  # services' base addresses
 _BOOLEANS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
 DEFAULT_OPENREVIEW_API = "https://api2.openreview.net"  # (enrich.openreview.DEFAULT_API)
+DEFAULT_ARXIV_API = "https://export.arxiv.org/api"  # serves /query
+DEFAULT_CROSSREF_API = "https://api.crossref.org"  # serves /works
+# An address Crossref can write to: one word, an @, a domain with a dot (no spaces, no commas)
+_EMAIL_RE = re.compile(r"^[^@\s,<>]+@[^@\s,<>]+\.[^@\s,<>.]+$")
 
 
 @dataclass
@@ -103,10 +126,14 @@ def _check(key: str, value: Any, where: str) -> Any:
         if not isinstance(value, bool):
             raise UsageError(f"{where}: {key!r} must be true or false")
         return value
-    if key == "openreview_api":
+    if key in APIS:
         if not isinstance(value, str) or not value.startswith(("http://", "https://")):
             raise UsageError(f"{where}: {key!r} must be an http:// or https:// address")
         return value.rstrip("/")
+    if key == "contact_email":
+        if not isinstance(value, str) or not _EMAIL_RE.match(value.strip()):
+            raise UsageError(f"{where}: {key!r} must be an e-mail address (you@example.org)")
+        return value.strip()
     if value not in COLORS:
         raise UsageError(
             f"{where}: {key!r} cannot be {value!r}" + _did_you_mean(value, COLORS, "one of")
@@ -150,6 +177,9 @@ def load(flags: dict[str, Any] | None = None) -> dict[str, Setting]:
         "color": Setting("auto", "default"),
         "passing": Setting(True, "default"),
         "openreview_api": Setting(DEFAULT_OPENREVIEW_API, "default"),
+        "arxiv_api": Setting(DEFAULT_ARXIV_API, "default"),
+        "crossref_api": Setting(DEFAULT_CROSSREF_API, "default"),
+        "contact_email": Setting(None, "default"),
     }
     for key, value in from_file.items():
         settings[key] = Setting(_check(key, value, str(path)), "file", str(path))

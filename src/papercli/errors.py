@@ -4,7 +4,8 @@ Exit codes (documented in the README):
     0  success
     1  nothing found (a search, list or export that matched no paper)
     2  bad usage or unusable input (a bad query, an unreadable document, an unknown id)
-       or an outside source that fails (OpenReview unreachable, rate-limiting, garbled)
+       or an outside service that fails (arXiv, Crossref or OpenReview unreachable,
+       rate-limiting, garbled)
     4  papers doctor: problems remain (1: what it found was repaired; as fsck)
    70  an internal error (a bug): one line, the traceback with PAPERS_DEBUG=1
   130  interrupted (Ctrl-C): one line; the library is as before or as after the command
@@ -54,7 +55,13 @@ class TaxonomyError(PapersError):
     """A taxonomy file that cannot be read or does not validate."""
 
 
-class OpenReviewError(PapersError):
+class ServiceError(PapersError):
+    """A service papers asks (arXiv, Crossref, OpenReview) cannot be reached, is too slow,
+    refuses, rate-limits beyond our patience, or answers something we cannot read. Exit
+    code 2 like any unusable input; the message names the service and its address."""
+
+
+class OpenReviewError(ServiceError):
     """OpenReview cannot be reached, is too slow, refuses, rate-limits beyond our patience, or
     answers something we cannot read. Exit code 2 like any unusable input: the library is
     untouched, and the message names the server (and the venue) so the user can retry later."""

@@ -80,7 +80,7 @@ def test_config_shows_sets_and_unsets_one_setting_keeping_the_files_other_lines(
     assert invoke("config", "limit").stdout == "7\n"
 
 
-KNOWN = "(known: library, export_format, taxonomy, limit, color, passing, openreview_api)"
+KNOWN = "(known: library, export_format, taxonomy, limit, color, passing, openreview_api, arxiv_api, crossref_api, contact_email)"
 
 
 @pytest.mark.parametrize(
@@ -95,11 +95,11 @@ KNOWN = "(known: library, export_format, taxonomy, limit, color, passing, openre
         ),
         (
             ["colour", "red"],
-            "unknown setting 'colour'; did you mean 'color'? (known: library, export_format, taxonomy, limit, color, passing, openreview_api)",
+            "unknown setting 'colour'; did you mean 'color'? (known: library, export_format, taxonomy, limit, color, passing, openreview_api, arxiv_api, crossref_api, contact_email)",
         ),
         (
             ["colour"],
-            "unknown setting 'colour'; did you mean 'color'? (known: library, export_format, taxonomy, limit, color, passing, openreview_api)",
+            "unknown setting 'colour'; did you mean 'color'? (known: library, export_format, taxonomy, limit, color, passing, openreview_api, arxiv_api, crossref_api, contact_email)",
         ),
         (["--unset"], "give KEY VALUE to set a setting, or --unset KEY"),
         (["--unset", "limit", "5"], "give KEY VALUE to set a setting, or --unset KEY"),
@@ -139,7 +139,7 @@ def test_setting_what_the_environment_overrides_says_so(tmp_path, monkeypatch):
         ("limit: ten\n", "'limit' must be a whole number of at least 1"),
         (
             "colour: red\n",
-            "unknown setting 'colour'; did you mean 'color'? (known: library, export_format, taxonomy, limit, color, passing, openreview_api)",
+            "unknown setting 'colour'; did you mean 'color'? (known: library, export_format, taxonomy, limit, color, passing, openreview_api, arxiv_api, crossref_api, contact_email)",
         ),
         (
             "export_format: docx\n",
@@ -423,6 +423,7 @@ def test_help_paragraphs_are_wrapped_whole_and_examples_keep_their_indentation()
 
     commands = [
         "ingest",
+        "add",
         "search",
         "similar",
         "list",

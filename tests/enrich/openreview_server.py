@@ -1,10 +1,12 @@
-"""A stand-in for OpenReview's API on 127.0.0.1: a real HTTP server (standard library, in a
-daemon thread) serving ``GET /notes?content.venueid=…&limit=…&offset=…`` in the real reply
-shape, so the client (and ``papers enrich`` run as a real process, with
-``PAPERS_OPENREVIEW_API=server.url``) is tested over real sockets, never the internet.
+"""A stand-in for OpenReview's API on 127.0.0.1 (a ``stand_in.StandIn``: a real HTTP server)
+serving ``GET /notes?content.venueid=…&limit=…&offset=…``, ``/notes?id=…`` and
+``/notes?forum=…`` in the real reply shape, so the client (and ``papers enrich`` and ``papers
+add`` run as real processes, with ``PAPERS_OPENREVIEW_API=server.url``) is tested over real
+sockets, never the internet.
 
     def test_x(openreview):                       # the fixture (registered in conftest.py)
         openreview.add("ICLR.cc/2026/Conference", [note("a1", title="…")])
+        openreview.submit(note("s1", venueid="ICLR.cc/2026/Conference/Rejected_Submission"))
         openreview.rate_limit(times=2, retry_after="3")   # the next 2 requests: 429
         openreview.stall(1.0)                     # the next request: answered after 1 s
         openreview.respond("{not json")           # the next request: this body, as is
@@ -20,14 +22,11 @@ module conftest.py loads).
 from __future__ import annotations
 
 import json
-import socket
-import threading
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
 
 import pytest
+
+from stand_in import Answer, Request, StandIn, json_answer, unused_port
 
 
 def note(
@@ -64,41 +63,16 @@ def note(
     }
 
 
-@dataclass
-class Request:
-    path: str
-    query: dict[str, str]
-    headers: dict[str, str]  # names in lower case
+class OpenReviewServer(StandIn):
+    """OpenReview's API: a venue's notes, and single notes by id or forum."""
 
-
-@dataclass
-class _Answer:
-    status: int = 200
-    body: bytes | None = None  # None: answer normally (after *delay*)
-    headers: dict[str, str] = field(default_factory=dict)
-    delay: float = 0.0
-
-
-class OpenReviewServer:
-    """The server's state and its script; see the module docstring."""
+    error_body = json.dumps({"name": "RateLimitError", "message": "Too many requests"}).encode()
 
     def __init__(self) -> None:
+        super().__init__()
         self.venues: dict[str, list[dict]] = {}
-        self.requests: list[Request] = []
+        self.submissions: list[dict] = []  # notes found by id or forum only (not accepted)
         self.count: int | None = None  # set to make every reply claim this count (a liar)
-        self._script: list[_Answer] = []
-        self._lock = threading.Lock()
-        self._closing = threading.Event()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(  # a short poll: closing takes milliseconds, not 0.5 s
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
-        )
-
-    @property
-    def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}"
 
     # --- setting up ---
 
@@ -106,122 +80,51 @@ class OpenReviewServer:
         """Serve *notes* (in this order) as *venueid*'s accepted papers."""
         self.venues.setdefault(venueid, []).extend(notes)
 
-    def rate_limit(self, times: int = 1, retry_after: str | None = "1") -> None:
-        """Answer the next *times* requests with 429 (``Retry-After: retry_after`` unless None)."""
-        headers = {} if retry_after is None else {"Retry-After": retry_after}
-        body = json.dumps({"name": "RateLimitError", "message": "Too many requests"}).encode()
-        self._queue(times, _Answer(429, body, headers))
-
-    def stall(self, seconds: float, times: int = 1) -> None:
-        """Answer the next *times* requests normally, but only after *seconds*."""
-        self._queue(times, _Answer(delay=seconds))
-
-    def respond(
-        self,
-        body: bytes | str | Any,
-        status: int = 200,
-        times: int = 1,
-        headers: dict[str, str] | None = None,
-    ) -> None:
-        """Answer the next *times* requests with *body*: bytes or text as is (malformed JSON),
-        anything else as JSON (a wrong shape)."""
-        if isinstance(body, str):
-            body = body.encode()
-        elif not isinstance(body, bytes):
-            body = json.dumps(body).encode()
-        self._queue(times, _Answer(status, body, dict(headers or {})))
+    def submit(self, *notes: dict) -> None:
+        """Serve *notes* by their id and forum only (rejected, withdrawn, under review)."""
+        self.submissions.extend(notes)
 
     def fail(self, status: int = 500, times: int = 1) -> None:
         """Answer the next *times* requests with an HTTP error in OpenReview's error shape."""
         error = {"name": "InternalServerError", "message": f"Simulated error {status}"}
         self.respond(error, status=status, times=times)
 
-    def _queue(self, times: int, answer: _Answer) -> None:
-        with self._lock:
-            self._script.extend([answer] * times)
-
     # --- looking back ---
 
     def offsets(self, venueid: str | None = None) -> list[int]:
-        """The ``offset`` of every ``/notes`` request so far (of *venueid*'s only, if given)."""
+        """The ``offset`` of every venue request so far (of *venueid*'s only, if given)."""
         return [
             int(r.query.get("offset", 0))
             for r in self.requests
-            if r.path == "/notes" and venueid in (None, r.query.get("content.venueid"))
+            if r.path == "/notes"
+            and "content.venueid" in r.query
+            and venueid in (None, r.query.get("content.venueid"))
         ]
 
     # --- serving ---
 
-    def _answer(self, request: Request) -> _Answer:
+    def serve(self, request: Request) -> Answer:
         path, query = request.path, request.query
-        with self._lock:
-            self.requests.append(request)
-            scripted = self._script.pop(0) if self._script else None
-        if scripted is not None and scripted.delay:
-            self._closing.wait(scripted.delay)
-        if scripted is not None and scripted.body is not None:
-            return scripted
         if path != "/notes":
-            return _json(404, {"name": "NotFoundError", "message": f"{path} not found"})
+            return json_answer(404, {"name": "NotFoundError", "message": f"{path} not found"})
+        everything = [n for notes in self.venues.values() for n in notes] + self.submissions
+        if "id" in query:
+            found = [n for n in everything if n["id"] == query["id"]]
+            if not found:
+                message = f"The Note {query['id']} was not found"
+                return json_answer(404, {"name": "NotFoundError", "message": message})
+            return json_answer(200, {"notes": found, "count": 1})
+        if "forum" in query:
+            found = [n for n in everything if n["forum"] == query["forum"]]
+            return json_answer(200, {"notes": found, "count": len(found)})
         try:
             limit = int(query.get("limit", 1000))
             offset = int(query.get("offset", 0))
         except ValueError:
-            return _json(400, {"name": "ValidationError", "message": "bad limit or offset"})
+            return json_answer(400, {"name": "ValidationError", "message": "bad limit or offset"})
         notes = self.venues.get(query.get("content.venueid", ""), [])
         count = len(notes) if self.count is None else self.count
-        return _json(200, {"notes": notes[offset : offset + limit], "count": count})
-
-    def start(self) -> OpenReviewServer:
-        self._thread.start()
-        return self
-
-    def close(self) -> None:
-        self._closing.set()  # wakes stalled answers, so nothing lingers
-        self._httpd.shutdown()
-        self._httpd.server_close()
-
-    def __enter__(self) -> OpenReviewServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-def _json(status: int, obj: Any) -> _Answer:
-    return _Answer(status, json.dumps(obj).encode(), {"Content-Type": "application/json"})
-
-
-def _handler(server: OpenReviewServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"  # keep-alive, as the real server
-
-        def do_GET(self) -> None:
-            parts = urlsplit(self.path)
-            headers = {name.lower(): value for name, value in self.headers.items()}
-            answer = server._answer(Request(parts.path, dict(parse_qsl(parts.query)), headers))
-            try:
-                self.send_response(answer.status)
-                headers = {"Content-Type": "application/json", **answer.headers}
-                for name, value in headers.items():
-                    self.send_header(name, value)
-                self.send_header("Content-Length", str(len(answer.body or b"")))
-                self.end_headers()
-                self.wfile.write(answer.body or b"")
-            except OSError:  # the client gave up (a timeout test): nobody to answer
-                self.close_connection = True
-
-        def log_message(self, format: str, *args: Any) -> None:  # quiet
-            pass
-
-    return Handler
-
-
-def unused_port() -> int:
-    """A local port nothing listens on (for "connection refused")."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        return json_answer(200, {"notes": notes[offset : offset + limit], "count": count})
 
 
 @pytest.fixture

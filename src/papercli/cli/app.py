@@ -26,6 +26,7 @@ HELP = """A local, searchable index of the paper digests you collect (English an
 \b
 Start with:
   papers ingest digest-page.txt abstract-list.txt
+  papers add 2501.01234 "Adam: A Method for Stochastic Optimization"
   papers search muon
   papers list --tag federated-learning
   papers show ID
@@ -42,6 +43,7 @@ Exit codes: 0 success · 1 nothing found (doctor: repaired) ·
 """
 ORDER = (
     "ingest",
+    "add",
     "search",
     "similar",
     "list",
@@ -350,7 +352,7 @@ PaperArg = Annotated[
 def _register_commands() -> None:
     import importlib
 
-    for name in ("library", "curate", "find", "tags", "export", "enrich", "settings"):
+    for name in ("library", "add", "curate", "find", "tags", "export", "enrich", "settings"):
         importlib.import_module(f"{__package__}.{name}")
 
 

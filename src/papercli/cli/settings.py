@@ -35,6 +35,10 @@ def config_(
       limit          at most this many results from search, list ($PAPERS_LIMIT)
       color          auto, always or never ($PAPERS_COLOR, NO_COLOR, --no-color)
       passing        search lists passing mentions, last ($PAPERS_PASSING)
+      openreview_api OpenReview's API, for enrich and add ($PAPERS_OPENREVIEW_API)
+      arxiv_api      arXiv's API, for add ($PAPERS_ARXIV_API)
+      crossref_api   Crossref's API, for add ($PAPERS_CROSSREF_API)
+      contact_email  sent to Crossref with each request ($PAPERS_CONTACT_EMAIL)
 
     \b
     Examples:
@@ -57,6 +61,7 @@ def config_(
     unset = {
         "taxonomy": "(bundled)",
         "limit": f"{render.TERMINAL_LIMIT} on a terminal, all when piped",
+        "contact_email": "(none)",
     }
     rows = [
         (key, str(s.value) if s.value is not None else unset[key], s)

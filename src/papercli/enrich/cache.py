@@ -34,10 +34,15 @@ def path(library: Library, venueid: str) -> Path:
 
 def load(library: Library, venueid: str) -> VenueList | None:
     """The cached list, or None when there is none or it does not read back."""
+    cached = _read(path(library, venueid))
+    return cached if cached is not None and cached.venueid == venueid else None
+
+
+def _read(file: Path) -> VenueList | None:
     try:
-        data = json.loads(path(library, venueid).read_text("utf-8"))
+        data = json.loads(file.read_text("utf-8"))
         cached = VenueList(data["venueid"], data["api"], data["fetched"], data["notes"])
-        if cached.venueid != venueid or not isinstance(cached.raw, list):
+        if not isinstance(cached.venueid, str) or not isinstance(cached.raw, list):
             return None
         cached.notes()  # (checked now: a damaged cache is downloaded again)
         return cached
@@ -54,3 +59,14 @@ def save(library: Library, cached: VenueList) -> None:
         "notes": cached.raw,
     }
     atomic_write(path(library, cached.venueid), json.dumps(data, ensure_ascii=False).encode())
+
+
+def cached_lists(library: Library) -> list[VenueList]:
+    """Every venue list cached in *library* that reads back, by venue id."""
+    folder = library.root / CACHE_DIR
+    try:
+        names = sorted(p.name for p in folder.iterdir() if p.suffix == ".json")
+    except OSError:
+        return []
+    lists = [_read(folder / name) for name in names]
+    return [cached for cached in lists if cached is not None]

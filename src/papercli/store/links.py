@@ -20,7 +20,7 @@ ARXIV_ID = r"(?:\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?"
 
 
 @functools.cache
-def _patterns() -> dict[str, re.Pattern]:
+def link_patterns() -> dict[str, re.Pattern]:
     """Compiled on first use: case-insensitive patterns took 2-4 ms to compile, which a
     search of plain words (no '.', ':' or '/') never needs."""
     return {
@@ -46,7 +46,7 @@ def link_key(text: str) -> str | None:
     text = text.strip()
     if not any(mark in text for mark in ".:/"):  # (no link: most queries, at once)
         return None
-    p = _patterns()
+    p = link_patterns()
     if m := p["arxiv"].match(text):
         return "x:" + re.sub(r"v\d+$", "", m.group(1))
     if m := p["doi"].match(text):

@@ -185,6 +185,15 @@ def merge_entry(record: Record, entry: Entry, source: Source) -> None:
     record.add_source(source)
 
 
+def fold_reply(record: Record, entry: Entry, source: Source) -> None:
+    """Fold a service's reply (``papers add``: ``arxiv:…``, ``crossref:…``) into *record*
+    as ``merge_entry`` folds an entry, each disagreement noted with the reply's name. A
+    reply the record cites already is folded again: a service's answer can change, and an
+    answer that did not changes nothing."""
+    _fold(record, entry, source.document)
+    record.add_source(source)
+
+
 def earlier_version(record: Record, entry: Entry, source: Source) -> Source | None:
     """The record's source that *source* is a later version of: the same BibTeX file (by
     name), another copy of it, and an entry that can be the same paper revised (the caller

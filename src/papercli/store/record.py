@@ -20,7 +20,8 @@ ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
 # What BibTeX, biber and pandoc read as one key; '/' and ':' for DBLP's (DBLP:conf/nips/X17)
 CITEKEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_:./+-]{0,79}$")
 KIND_RE = re.compile(r"^[a-z]{1,30}$")
-REMOTE_PREFIXES = ("openreview:",)  # sources that are a service's reply, not a document copy
+# Sources that are a service's reply (papers enrich, papers add), not a document copy
+REMOTE_PREFIXES = ("openreview:", "arxiv:", "crossref:")
 
 # Field order on disk and in JSON output.
 FIELDS = (
