@@ -142,3 +142,10 @@ def test_each_near_miss_is_refused_with_the_line_shown(text, console, tmp_path, 
     result = CliRunner().invoke(app, ["--library", "lib", "ingest", name])
     assert (result.exit_code, result.stdout, result.stderr) == (2, "", shown)
     assert not (tmp_path / "lib" / "papers").exists()
+
+
+def test_the_readme_quotes_the_refusal_this_page_shows():
+    [notes] = [shown for _, shown in REFUSED if shown.startswith("$ papers ingest notes.txt\n")]
+    readme = (ROOT / "README.md").read_text("utf-8")
+    assert f"```\n{notes}```" in readme
+    assert "[docs/formats.md](docs/formats.md)" in readme
