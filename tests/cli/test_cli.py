@@ -377,9 +377,10 @@ def test_ingest_reads_a_document_piped_in(tmp_path):
         "papers: '-' reads the document piped in, which can be read once\n",
     )
     junk = runner.invoke(app, ["--library", library, "ingest", "-"], input="hello\n")
-    assert (junk.exit_code, junk.stderr.split(" (")[0]) == (
+    assert (junk.exit_code, junk.stderr) == (
         2,
-        "papers: stdin: not a recognised paper list",
+        "papers: stdin: not a digest page, abstract list, BibTeX file or papers JSON/YAML "
+        "export (see docs/formats.md)\n",
     )
 
 
@@ -462,7 +463,7 @@ def test_ingest_reports_and_is_idempotent(tmp_path):
         ),
         (
             b"hello\nworld\n",
-            "papers: {path}: not a recognised paper list (expected a digest page, an abstract list, a BibTeX file or a papers JSON/YAML export)\n",
+            "papers: {path}: not a digest page, abstract list, BibTeX file or papers JSON/YAML export (see docs/formats.md)\n",
         ),
     ],
 )

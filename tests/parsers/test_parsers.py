@@ -249,7 +249,7 @@ def test_a_warning_quotes_whole_words_and_says_what_became_of_the_entry():
         (b"\x00\x01\x02binary\x00", "x.txt: looks like a binary file, not a text document"),
         (
             b"just a note\nnothing else\n",
-            "x.txt: not a recognised paper list (expected a digest page, an abstract list, a BibTeX file or a papers JSON/YAML export)",
+            "x.txt: not a digest page, abstract list, BibTeX file or papers JSON/YAML export (see docs/formats.md)",
         ),
         (
             b"caf\xe9 au lait\n",

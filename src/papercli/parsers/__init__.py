@@ -4,8 +4,9 @@ In: a file's bytes (UTF-8, UTF-16, GB18030). Out: a ``Document``: its header fac
 ``Entry`` per paper it lists (with its line), and warnings with lines; or a
 ``DocumentError`` saying why the file cannot be used.
 
-Each format is one module with ``NAME``, ``DESCRIPTION``, ``sniff(lines) -> bool`` and
-``parse(lines) -> Document``. Adding a format means adding a module to ``FORMATS``.
+Each format is one module with ``NAME``, ``DESCRIPTION`` (named in the refusal),
+``sniff(lines) -> bool`` and ``parse(lines) -> Document``. Adding a format means adding a
+module to ``FORMATS`` and its example to docs/formats.md.
 The file name never decides the format.
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import DocumentError
-from . import abstracts, bibtex, digest, records
+from . import abstracts, bibtex, digest, nearmiss, records
 from .base import Document, Entry, ParseWarning
 from .decode import decode
 
@@ -33,6 +34,7 @@ __all__ = [
 FORMATS = (records, bibtex, digest, abstracts)
 MAX_BYTES = 64 * 1024 * 1024  # a paper list this large is not a paper list
 MAX_LINE = 256 * 1024  # no entry of any format is this long on one line
+GUIDE = "see docs/formats.md"  # a minimal example of every format, what each may omit
 
 
 def parse_bytes(data: bytes, path: str) -> Document:
@@ -47,19 +49,30 @@ def parse_bytes(data: bytes, path: str) -> Document:
             raise DocumentError(path, f"line {number} is {size} long; no paper entry is that long")
     matches = [fmt for fmt in FORMATS if fmt.sniff(lines)]
     if not matches:
-        header = _header_only(lines)
-        if header:
-            raise DocumentError(path, f"has a header ({header}) but no paper entries")
-        kinds = [f.DESCRIPTION for f in (digest, abstracts, bibtex, records)]
-        names = ", ".join(kinds[:-1]) + " or " + kinds[-1]
-        raise DocumentError(path, f"not a recognised paper list (expected {names})")
+        raise DocumentError(path, _unrecognised(lines))
     doc = matches[0].parse(lines)
     if doc.foreign:
         line, what = doc.foreign
         raise DocumentError(path, f"line {line} starts {what}: split it into separate files")
     if not doc.entries:
+        near = nearmiss.hint(lines)  # (a list of titles can pass for prose after a header)
+        if near:
+            raise DocumentError(path, f"{near} ({GUIDE})")
         raise DocumentError(path, f"{doc.format} document with no complete entries")
     return doc
+
+
+def _unrecognised(lines: list[str]) -> str:
+    """Why no format reads the document: what it nearly is and lacks, when that is known;
+    a header with nothing under it; else the formats there are."""
+    near = nearmiss.hint(lines)
+    if near:
+        return f"{near} ({GUIDE})"
+    header = _header_only(lines)
+    if header:
+        return f"has a header ({header}) but no paper entries"
+    names = [f.DESCRIPTION for f in (digest, abstracts, bibtex, records)]
+    return f"not a {', '.join(names[:-1])} or {names[-1]} ({GUIDE})"
 
 
 def _header_only(lines: list[str]) -> str | None:

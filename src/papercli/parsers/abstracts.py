@@ -20,7 +20,7 @@ from . import shortname
 from .base import ENTRY_RE, URL_RE, Document, Entry
 
 NAME = "abstracts"
-DESCRIPTION = "an abstract list"
+DESCRIPTION = "abstract list"
 
 _LIST_WORDS_RE = re.compile(r"论文|列表|paper|abstract|accepted|proceedings", re.IGNORECASE)
 _MIN_WORDS = 25  # an abstract is prose; a shorter paragraph is reported, not guessed at

@@ -41,7 +41,7 @@ from . import bibvalues, shortname
 from .base import URL_RE, Document, Entry
 
 NAME = "bibtex"
-DESCRIPTION = "a BibTeX file"
+DESCRIPTION = "BibTeX file"
 
 _ENTRY_START_RE = re.compile(r"^\s*@\s*([A-Za-z]+)\s*[{(]")
 _IGNORED_TYPES = {"comment", "string", "preamble"}

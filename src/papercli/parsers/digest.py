@@ -23,7 +23,7 @@ from . import shortname
 from .base import ENTRY_RE, URL_RE, Document, Entry
 
 NAME = "digest"
-DESCRIPTION = "a digest page"
+DESCRIPTION = "digest page"
 
 _SEPARATOR_RE = re.compile(r"^[ \t]*[-•*][ \t]*$")
 _COUNT_RE = re.compile(r"(\d[\d,]*)\s*(?:篇|papers?\b|articles?\b)", re.IGNORECASE)

@@ -16,7 +16,7 @@ from ..store.record import Record
 from .base import Document, Entry
 
 NAME = "records"
-DESCRIPTION = "a papers JSON/YAML export"
+DESCRIPTION = "papers JSON/YAML export"
 
 _JSON_START_RE = re.compile(r'^\s*\[\s*(\{\s*"id"\s*:|\])')
 _YAML_START_RE = re.compile(r"^---\s*$")
