@@ -44,9 +44,10 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/concept_cost.py
 	$(BIN)/python benchmarks/per_hit.py
 
-## eval: search quality per judged set and language (recall, P@10, nDCG@10; default and --exact), and the "no paper" answers a literal scan contradicts (~1.5 min; 3 on a busy machine)
+## eval: search quality per judged set and language (recall, P@10, nDCG@10; default and --exact), and the "no paper" answers a literal scan contradicts (~1.5 min; 3 on a busy machine); then the share of papers the taxonomy tags, on the bundled seeds and tests/data/areas (~20 s)
 eval: $(STAMP)
 	$(BIN)/python benchmarks/eval.py $(EVAL_ARGS)
+	$(BIN)/python benchmarks/tag_coverage.py
 
 ## bundle: regenerate the bundled library's records from the seed documents
 bundle: $(STAMP)

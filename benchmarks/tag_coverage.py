@@ -3,7 +3,7 @@
     python benchmarks/tag_coverage.py [DIR_OR_FILE...] [--taxonomy FILE] [--tsv FILE]
 
 Each argument is a set: a folder of pages (its ``*.txt``) or one page. Default: the bundled
-library's seed documents (src/papercli/sample) and each folder of tests/data/areas. Each
+library's seed documents (data/*.txt) and each folder of tests/data/areas. Each
 set is ingested by one real ``papers ingest`` process into a new temporary library, with no
 user's settings or taxonomy (``--taxonomy FILE`` measures another one, as the ``taxonomy``
 setting would); then its records are read back. Printed per set: papers, the share with at
@@ -30,7 +30,7 @@ from papercli.store.library import Library  # noqa: E402
 from papercli.tags.taxonomy import load_taxonomy  # noqa: E402
 
 PAPERS = Path(sys.executable).with_name("papers")  # the command installed beside this Python
-BUNDLED_SEEDS = REPO / "src" / "papercli" / "sample"
+BUNDLED_SEEDS = REPO / "data"  # the bundled library's seed documents (its *.txt)
 AREAS = REPO / "tests" / "data" / "areas"
 
 

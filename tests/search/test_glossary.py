@@ -825,11 +825,12 @@ def test_the_snippet_shows_how_a_bridged_paper_matched(index):
 
 
 def test_the_snippet_of_a_paper_found_through_two_concepts_shows_both(index):
-    """大模型微调 bridges 大模型 and 微调 each: MASS writes LLM and SFT, both shown and marked
-    (the snippet showed only the first); AtteNT writes 微调 as such, marked, no arrow."""
+    """大模型微调 bridges 大模型 and 微调 each: MASS writes LLM and LoRA (a self-update by
+    parameter-efficient fine-tuning, a kind of fine-tuning), both shown and marked (the
+    snippet showed only the first); AtteNT writes 微调 as such, marked, no arrow."""
     hits = {h.id: marked(h) for h in search(index, "大模型微调")}
-    assert hits["iclr2026-mass"].startswith("大模型 → LLM, 微调 → SFT: ")
-    assert "[LLM]" in hits["iclr2026-mass"] and "[SFT]" in hits["iclr2026-mass"]
+    assert hits["iclr2026-mass"].startswith("大模型 → LLM, 微调 → LoRA: ")
+    assert "[LLM]" in hits["iclr2026-mass"] and "[LoRA]" in hits["iclr2026-mass"]
     assert hits["iclr2026-attent"].startswith("大模型 → LLM: ")  # (tagged llm: not in passing)
     assert "[LLM微调]" in hits["iclr2026-attent"]
     hiso = {h.id: marked(h) for h in search(index, "federated learning convergence")}[
