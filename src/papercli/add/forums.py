@@ -18,21 +18,21 @@ from typing import TYPE_CHECKING
 from ..enrich.match import words
 from ..enrich.openreview import Note, parse_notes
 from ..errors import OpenReviewError
+from ..remote.found import Found
+from ..remote.service import kind
 from ..store.merge import text_key
 from ..venues import canonical_venue, find_venue_years
-from .found import Found
-from .service import kind
 
 if TYPE_CHECKING:
     from ..enrich.cache import VenueList
-    from .service import Service
+    from ..remote.service import Service
 
 _PILE_RE = re.compile(r"(submission|rejected|withdrawn|desk_reject)", re.I)
 PER_LIST = 3  # candidates a title lookup takes from each cached venue list
 
 
 def service(base: str) -> Service:
-    from .service import Service
+    from ..remote.service import Service
 
     return Service("OpenReview", base)
 

@@ -22,9 +22,9 @@ import re
 from dataclasses import dataclass, field
 
 from ..enrich.match import ACCEPT, MARGIN, words
+from ..remote.found import Found
 from ..store.merge import text_key
 from ..text import STOP_WORDS
-from .found import Found
 
 SHOWN = 5  # candidates listed to choose from
 QUERY_WORDS = 12  # at most this many words of a title in an arXiv search

@@ -23,14 +23,15 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ..errors import UsageError
+from ..remote import arxiv, crossref
+from ..remote.found import Found
 from ..store.library import Library
-from . import arxiv, crossref, forums
-from .found import Found
+from . import forums
 from .items import Item, forum_item_as_text
 from .lookup import Candidate, decide, query_words
 
 if TYPE_CHECKING:
-    from .service import Service
+    from ..remote.service import Service
 
 
 @dataclass
