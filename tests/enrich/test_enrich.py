@@ -151,7 +151,7 @@ def test_an_abstract_that_differs_only_in_wrapping_and_latex_matches(openreview,
         ],
     )
     report = run(seeded_library, openreview, [QZO])
-    assert [(o.id, o.match.how, o.match.note.forum) for o in report.outcomes] == [
+    assert [(o.id, o.match.how, o.match.paper.forum) for o in report.outcomes] == [
         (QZO, "abstract", "Fq")
     ]
     assert seeded_library.load(QZO).title == "Quantized Zeroth-order Optimization"
@@ -181,7 +181,7 @@ def test_a_fuzzy_match_needs_a_clear_margin(openreview, seeded_library):
         ],
     )
     outcome = run(seeded_library, openreview, [QZO]).outcomes[0]
-    assert (outcome.match.how, outcome.match.note.forum) == ("fuzzy", "Fq")
+    assert (outcome.match.how, outcome.match.paper.forum) == ("fuzzy", "Fq")
     assert (outcome.match.score, outcome.match.runner_score) == (
         0.707,
         0.039,

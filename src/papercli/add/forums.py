@@ -79,17 +79,7 @@ def accepted(note: Note) -> tuple[str, int | None] | None:
 
 def from_note(note: Note, fetched: str) -> Found:
     published = accepted(note)
-    found = Found(
-        service="OpenReview",
-        document=f"openreview:{note.forum}",
-        fetched=fetched,
-        title=note.title,
-        authors=list(note.authors),
-        abstract=note.abstract,
-        urls=[note.forum_url] + ([note.pdf] if note.pdf else []),
-        keywords=list(note.keywords),
-        forum=note.forum,
-    )
+    found = note.paper(fetched)
     if published:
         found.venue, found.year = published
     else:  # (the year it was submitted in, without a venue it was not accepted at)

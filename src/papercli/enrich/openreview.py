@@ -20,6 +20,7 @@ from urllib.parse import quote, urljoin, urlsplit
 
 from papercli import __version__
 from papercli.errors import OpenReviewError
+from papercli.remote.found import Found
 from papercli.remote.service import one_line, retry_after
 
 if TYPE_CHECKING:
@@ -63,6 +64,20 @@ class Note:
     def forum_url(self) -> str:
         """The paper's page on OpenReview (its discussion forum)."""
         return FORUM_URL.format(quote(self.forum, safe=""))
+
+    def paper(self, fetched: str) -> Found:
+        """The note as a service's paper, downloaded on *fetched* (its venue aside)."""
+        return Found(
+            service="OpenReview",
+            document=f"openreview:{self.forum}",
+            fetched=fetched,
+            title=self.title,
+            authors=list(self.authors),
+            abstract=self.abstract,
+            urls=[self.forum_url] + ([self.pdf] if self.pdf else []),
+            keywords=list(self.keywords),
+            forum=self.forum,
+        )
 
 
 def venue_id(venue: str, year: int | None) -> str | None:

@@ -33,12 +33,12 @@ class Outcome:
     reason: str | None = None  # why it is left as it is
 
     def as_dict(self) -> dict:
-        note = self.match.note if self.match else None
+        paper = self.match.paper if self.match else None
         return {
             "id": self.id,
             "venueid": self.venueid,
             "match": self.match.how if self.match else None,
-            "openreview": note.forum if note and self.match.found else None,
+            "openreview": paper.forum if paper and self.match.found else None,
             "changes": [c.as_dict() for c in self.changes],
             "reason": self.reason,
         }
@@ -65,7 +65,7 @@ class EnrichReport:
         by_forum: dict[str, list[str]] = {}
         for o in self.outcomes:
             if o.match and o.match.found:
-                by_forum.setdefault(o.match.note.forum, []).append(o.id)
+                by_forum.setdefault(o.match.paper.forum, []).append(o.id)
         return {forum: ids for forum, ids in by_forum.items() if len(ids) > 1}
 
 
@@ -109,7 +109,10 @@ def enrich(
             cached = cache.VenueList(venueid, api, today().isoformat(), raw)
             report.downloaded.append(venueid)
         report.lists[venueid] = cached
-    matchers = {v: Matcher(listed.notes()) for v, listed in report.lists.items()}
+    matchers = {
+        v: Matcher([note.paper(listed.fetched) for note in listed.notes()])
+        for v, listed in report.lists.items()
+    }
     by_id = {r.id: r for r in records}
     for outcome in report.outcomes:
         if outcome.venueid:
@@ -164,7 +167,7 @@ def _decide(outcome: Outcome, record: Record, matcher: Matcher) -> None:
     elif match.how == "ambiguous":
         outcome.reason = match.describe()
     else:
-        outcome.changes = changes(record, match.note)
+        outcome.changes = changes(record, match.paper)
 
 
 def _write(library: Library, report: EnrichReport) -> None:
@@ -178,11 +181,10 @@ def _write(library: Library, report: EnrichReport) -> None:
         with library.transaction() as txn:
             for outcome in report.changed:
                 record = library.load(outcome.id)
-                note = outcome.match.note
-                outcome.changes = changes(record, note)
+                paper = outcome.match.paper
+                outcome.changes = changes(record, paper)
                 if outcome.changes:
-                    fetched = report.lists[outcome.venueid].fetched
-                    apply(record, note, outcome.changes, fetched)
+                    apply(record, paper, outcome.changes)
                     if txn.save(record):
                         written.append(record)
         if written:
