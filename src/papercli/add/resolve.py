@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import UsageError
 from ..remote import arxiv, crossref
+from ..remote.apis import Apis
 from ..remote.found import Found
 from ..store.library import Library
 from . import forums
@@ -32,16 +33,6 @@ from .lookup import Candidate, decide, query_words
 
 if TYPE_CHECKING:
     from ..remote.service import Service
-
-
-@dataclass
-class Apis:
-    """Where each service answers (the settings), and the address Crossref may write to."""
-
-    arxiv: str = arxiv.DEFAULT_API
-    crossref: str = crossref.DEFAULT_API
-    openreview: str = "https://api2.openreview.net"
-    email: str | None = None
 
 
 @dataclass
