@@ -30,9 +30,16 @@ class Change:
     action: str  # "fill", "add" or "conflict"
     value: Any  # the new value; for "add", the items added
     old: Any = None  # for "conflict", the value kept
+    source: str | None = None  # the paper it comes from: "arxiv:2501.01234v2", …
 
     def as_dict(self) -> dict[str, Any]:
-        return {"field": self.field, "action": self.action, "value": self.value, "kept": self.old}
+        return {
+            "field": self.field,
+            "action": self.action,
+            "value": self.value,
+            "kept": self.old,
+            "source": self.source,
+        }
 
 
 def source_of(paper: Found) -> Source:
@@ -79,11 +86,11 @@ def changes(record: Record, paper: Found) -> list[Change]:
         if name in ADDED:
             new = [v for v in value if v not in current]
             if new:
-                out.append(Change(name, "add", new))
+                out.append(Change(name, "add", new, source=paper.document))
         elif not current:
-            out.append(Change(name, "fill", value))
+            out.append(Change(name, "fill", value, source=paper.document))
         elif not _same(name, current, value) and (name, str(value)) not in conflicted:
-            out.append(Change(name, "conflict", value, current))
+            out.append(Change(name, "conflict", value, current, paper.document))
     return out
 
 

@@ -79,11 +79,12 @@ def search_words(text: str) -> list[str]:
 def abstract_query(abstract: str) -> str | None:
     """arXiv's query for abstracts holding the ``ABSTRACT_WORDS`` most distinctive words of
     *abstract* (``abs:a AND abs:b``): names and acronyms first (a capital after the first
-    letter: QZO, LoRA), then the longest words; None when it has too few words to ask by."""
+    letter: QZO, LoRA), then the longest words; never one with a digit (``13B`` and ``13 B``
+    are both written). None when it has too few words to ask by."""
     words: dict[str, tuple[int, int, int]] = {}
     for n, word in enumerate(_QUERY_WORD_RE.findall(latex_to_text(abstract))):
         key, name = word.casefold(), any(c.isupper() for c in word[1:])
-        if key in STOP_WORDS or key in words or len(key) < (3 if name else 4) or word.isdigit():
+        if key in STOP_WORDS or key in words or len(key) < (3 if name else 4) or not word.isalpha():
             continue
         words[key] = (-name, -len(key), n)
     if len(words) < ABSTRACT_WORDS:
