@@ -462,3 +462,47 @@ def test_the_command_fails_in_one_line(library, services):
     assert re.fullmatch(
         r"papers: cannot reach Crossref \(http://127\.0\.0\.1:\d+\): .*\n", result.stderr
     )
+
+
+@pytest.mark.slow
+def test_the_readme_shows_what_papers_enrich_prints(tmp_path, services):
+    """The README's example of papers of other venues, run as it is shown: on a copy of the
+    bundled library whose ICLR papers OpenReview's stand-in lists among 5,300 others, a
+    pipe, against the stand-ins above (the README's day is the day it was run)."""
+    import shutil
+    import subprocess
+
+    from enrich.test_enrich import venue_notes
+    from testing import BUNDLED, PAPERS, ROOT
+
+    section = (ROOT / "README.md").read_text("utf-8").split("### Fill in titles", 1)[1]
+    block = re.findall(r"```\n(.*?)```", section.split("\n## ", 1)[0], re.S)[1]
+    shown_day = re.search(r"fetched (\d{4}-\d\d-\d\d)\)", block).group(1)
+    library = tmp_path / "library"
+    shutil.copytree(BUNDLED, library, ignore=shutil.ignore_patterns(".index", ".lock"))
+    services.openreview.add(ICLR, venue_notes(Library(library), 5300))
+    (tmp_path / "refs.bib").write_text(
+        BIB.replace(
+            BIB[BIB.index("@article{turing") : BIB.index("@inproceedings{hopper")], ""
+        ).lstrip(),
+        "utf-8",
+    )
+    environ = {k: v for k, v in services.env.items() if k != "COLUMNS"}
+    environ.update(
+        PAPERS_LIBRARY=str(library), PATH=f"{PAPERS.parent}{os.pathsep}{environ['PATH']}"
+    )
+    subprocess.run(
+        "papers enrich --all",
+        shell=True,
+        env=environ,
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+    )
+    today = datetime.date.today().isoformat()
+    for step in block.split("$ ")[1:]:
+        command, shown = step.split("\n", 1)
+        result = subprocess.run(
+            command, shell=True, capture_output=True, text=True, env=environ, cwd=tmp_path
+        )
+        assert (result.stderr + result.stdout).replace(today, shown_day) == shown, command

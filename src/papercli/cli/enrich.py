@@ -1,5 +1,5 @@
-"""``enrich``: titles, authors, links and keywords from the venue's accepted papers on
-OpenReview."""
+"""``enrich``: titles, authors, abstracts and links from the venue's accepted papers on
+OpenReview, else from arXiv and Crossref."""
 
 from typing import Annotated
 
@@ -9,7 +9,7 @@ from ..errors import UsageError
 from .app import JsonOpt, Session, command
 
 
-@command(short_help="Fill in titles, authors and links from OpenReview.")
+@command(short_help="Fill in titles, authors and links from OpenReview, arXiv, Crossref.")
 def enrich(
     ctx: typer.Context,
     ids: Annotated[
@@ -25,21 +25,27 @@ def enrich(
         bool, typer.Option("--dry-run", help="Show the changes; write nothing.")
     ] = False,
     refresh: Annotated[
-        bool, typer.Option("--refresh", help="Download the venues' lists again.")
+        bool,
+        typer.Option("--refresh", help="Download the venues' lists and ask the services again."),
     ] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Fill in what a record lacks (title, authors in order, the OpenReview forum and PDF
-    links, the authors' keywords) from its venue's accepted papers on OpenReview.
+    """Fill in what a record lacks (title, authors in order, abstract, links, the authors'
+    keywords) from its venue's accepted papers on OpenReview, else from arXiv and Crossref.
 
     Each venue's list (ICLR, NeurIPS, ICML, by the record's venue and year) is downloaded
-    once and kept in the library; --refresh downloads it again. A record is matched by its
-    abstract (LaTeX, wrapping and spacing do not matter), else its title, else a fuzzy
-    score with a clear margin over the runner-up; a near tie is reported and left alone.
-    A value the record already holds is never overwritten: a different one from OpenReview
-    is kept as a disagreement, which papers show reports. The record cites
-    openreview:FORUM in its sources. The server is the openreview_api setting
-    (PAPERS_OPENREVIEW_API).
+    once and kept in the library. A paper of another venue (CVPR, AAAI, a journal, a
+    preprint), or one its venue's list lacks, is asked of arXiv (by the arXiv id of its
+    links, else its title, else its abstract's distinctive words) and of Crossref (by its
+    DOI, else its title, venue and year); their answers are kept in the library too, and
+    --refresh asks again. A link names the paper; otherwise a record is matched by its
+    abstract (LaTeX, wrapping and spacing do not matter), else its title, else a fuzzy score
+    with a clear margin over the runner-up; a near tie is reported and left alone. A value
+    the record already holds is never overwritten: a different one is kept as a
+    disagreement, which papers show reports. The record cites openreview:FORUM, arxiv:ID or
+    crossref:DOI in its sources, and stderr says where each paper was found. The servers are
+    the openreview_api, arxiv_api and crossref_api settings (PAPERS_OPENREVIEW_API, …);
+    arXiv is asked at most once every 3 seconds.
 
     \b
     Examples:

@@ -9,7 +9,7 @@ connection, the pace it asks for, and every failure as one line.
   each a :class:`ServiceError` naming the service and its address; no exception of the HTTP
   library escapes. The caller says what was asked for (``for id_list=…``).
 
-httpx is imported only when a request is made (``papers add`` and ``papers enrich`` make them).
+httpx is imported only when a request is made (by ``papers add`` and ``papers enrich``).
 """
 
 from __future__ import annotations
