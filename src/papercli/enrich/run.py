@@ -237,6 +237,7 @@ def _write(library: Library, report: EnrichReport) -> None:
                 for look in outcome.lookups:
                     if look.changes:
                         look.changes = changes(record, look.match.paper)
+                    if look.changes:
                         apply(record, look.match.paper, look.changes)
                 if outcome.changes and txn.save(record):
                     written.append(record)
