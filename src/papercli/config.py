@@ -10,8 +10,8 @@ The config file is ``config.yaml`` in the platform's user config folder
     color: auto                    # auto (on a terminal), always, never
     passing: true                  # list the papers naming a concept only in passing
     openreview_api: https://api2.openreview.net   # where papers enrich and add ask (API v2)
-    arxiv_api: https://export.arxiv.org/api       # where papers add asks arXiv
-    crossref_api: https://api.crossref.org        # where papers add asks Crossref
+    arxiv_api: https://export.arxiv.org/api       # where papers add and enrich ask arXiv
+    crossref_api: https://api.crossref.org        # where papers add and enrich ask Crossref
     contact_email: you@example.org                # sent to Crossref (its "polite pool")
 
 ``papers config`` prints the effective settings and their origins. A file that does not

@@ -1,7 +1,7 @@
 """Stand-ins for arXiv's and Crossref's APIs on 127.0.0.1 (``stand_in.StandIn``: real HTTP
 servers), answering in each API's documented shape:
 
-    arXiv     GET /query?id_list=ID,ID  and  /query?search_query=ti:a AND ti:b&max_results=N
+    arXiv     GET /query?id_list=ID,ID  and  /query?search_query=ti:a AND abs:b&max_results=N
               -> an Atom 1.0 feed (opensearch:totalResults; entries with id, title, summary,
               author/name, published, links, arxiv:doi, arxiv:journal_ref); an id arXiv
               cannot read -> an entry whose id is http://arxiv.org/api/errors#…
@@ -131,10 +131,14 @@ class ArxivServer(StandIn):
                 base, version = re.fullmatch(r"(.+?)(?:v(\d+))?", identifier).groups()
                 if base in self.papers:
                     entries.append(entry_xml(self.papers[base], int(version) if version else None))
-        elif "search_query" in query:
-            wanted = set(re.findall(r"ti:(\S+)", query["search_query"].casefold()))
+        elif "search_query" in query:  # ti:a AND abs:b …: every word in its field
+            wanted = re.findall(r"\b(ti|abs):(\S+)", query["search_query"].casefold())
             for p in self.papers.values():
-                if wanted and wanted <= set(_WORD_RE.findall(p["title"].casefold())):
+                fields = {
+                    "ti": set(_WORD_RE.findall(p["title"].casefold())),
+                    "abs": set(_WORD_RE.findall(p["summary"].casefold())),
+                }
+                if wanted and all(word in fields[f] for f, word in wanted):
                     entries.append(entry_xml(p))
         limit = int(query.get("max_results", 10))
         text = "&".join(f"{k}={v}" for k, v in query.items())

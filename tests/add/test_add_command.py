@@ -23,7 +23,7 @@ QZO = "iclr2026-qzo"  # an abstract-list paper: abstract, no title
 @pytest.fixture(autouse=True)
 def no_pause(monkeypatch):
     """arXiv's 3 s between requests, shrunk: these tests ask it several times."""
-    monkeypatch.setattr("papercli.add.arxiv.INTERVAL", 0.0)
+    monkeypatch.setattr("papercli.remote.arxiv.INTERVAL", 0.0)
 
 
 @pytest.fixture
@@ -487,7 +487,7 @@ def test_a_failure_is_one_line_and_changes_nothing(
 ):
     from stand_in import unused_port
 
-    monkeypatch.setattr("papercli.add.service.TIMEOUT", 0.3)
+    monkeypatch.setattr("papercli.remote.service.TIMEOUT", 0.3)
     services.arxiv.add(paper("2501.00001", title="A Clear Paper"))
     services.crossref.add(work("10.1000/x"))
     services.forums.add("ICLR.cc/2026/Conference", [note("Fa1b2c3d4")])

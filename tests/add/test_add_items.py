@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from papercli.add.arxiv import journal_venue
-from papercli.add.found import Found
 from papercli.add.items import Item, parse_item
 from papercli.add.lookup import decide, group, query_words
 from papercli.errors import UsageError
+from papercli.remote.arxiv import journal_venue
+from papercli.remote.found import Found
 
 
 @pytest.mark.parametrize(

@@ -8,9 +8,10 @@ import pytest
 
 from add.services import paper, work
 from enrich.openreview_server import note
-from papercli.add import arxiv, crossref, forums
-from papercli.add.service import Service
+from papercli.add import forums
 from papercli.errors import ServiceError, UsageError
+from papercli.remote import arxiv, crossref
+from papercli.remote.service import Service
 from stand_in import unused_port
 
 DAY = "2026-12-01"

@@ -18,8 +18,8 @@ from enrich.openreview_server import note, unused_port
 from papercli.enrich import cache
 from papercli.enrich.openreview import fetch_venue
 from papercli.enrich.run import enrich
-from papercli.errors import OpenReviewError, PapersError, UsageError
-from papercli.search.index.paper_index import PaperIndex
+from papercli.errors import OpenReviewError
+from papercli.remote.apis import Apis
 from papercli.store.library import Library
 from testing import PAPERS, papers
 
@@ -79,8 +79,16 @@ def iclr(openreview, seeded_library):
     return openreview
 
 
-def run(library, openreview, ids=None, **kwargs):
-    return enrich(library, ids, openreview.url, today=lambda: _day(), **kwargs)
+def run(library, openreview, ids=None, arxiv=None, crossref=None, **kwargs):
+    """``papers enrich`` with OpenReview at *openreview*, arXiv and Crossref at theirs (a
+    closed port when not given: a test that does not serve them never asks them)."""
+    closed = f"http://127.0.0.1:{unused_port()}"
+    apis = Apis(
+        arxiv=arxiv.url if arxiv else closed,
+        crossref=crossref.url if crossref else closed,
+        openreview=openreview.url,
+    )
+    return enrich(library, ids, apis, today=lambda: _day(), **kwargs)
 
 
 def _day():
@@ -151,7 +159,7 @@ def test_an_abstract_that_differs_only_in_wrapping_and_latex_matches(openreview,
         ],
     )
     report = run(seeded_library, openreview, [QZO])
-    assert [(o.id, o.match.how, o.match.note.forum) for o in report.outcomes] == [
+    assert [(o.id, o.match.how, o.match.paper.forum) for o in report.outcomes] == [
         (QZO, "abstract", "Fq")
     ]
     assert seeded_library.load(QZO).title == "Quantized Zeroth-order Optimization"
@@ -181,7 +189,7 @@ def test_a_fuzzy_match_needs_a_clear_margin(openreview, seeded_library):
         ],
     )
     outcome = run(seeded_library, openreview, [QZO]).outcomes[0]
-    assert (outcome.match.how, outcome.match.note.forum) == ("fuzzy", "Fq")
+    assert (outcome.match.how, outcome.match.paper.forum) == ("fuzzy", "Fq")
     assert (outcome.match.score, outcome.match.runner_score) == (
         0.707,
         0.039,
@@ -208,10 +216,15 @@ def test_a_near_tie_is_reported_and_left_alone(openreview, seeded_library):
     assert files(seeded_library) == before
 
 
-def test_a_paper_not_on_the_list_is_reported(openreview, seeded_library):
+def test_a_paper_not_on_the_list_is_reported(openreview, arxiv_api, crossref_api, seeded_library):
     openreview.add(ICLR, [note("Fx", title="Unrelated", abstract="Protein folding with graphs.")])
-    outcome = run(seeded_library, openreview, [QZO]).outcomes[0]
-    assert (outcome.match.how, outcome.reason) == ("none", "not among the venue's accepted papers")
+    report = run(seeded_library, openreview, [QZO], arxiv=arxiv_api, crossref=crossref_api)
+    outcome = report.outcomes[0]
+    assert (outcome.match.how, outcome.reason) == (
+        "none",
+        "not among the venue's accepted papers; arXiv: no paper matches; "
+        "Crossref: no title to search by (it does not search abstracts)",
+    )
 
 
 # --- never overwriting ------------------------------------------------------------------------
@@ -319,18 +332,19 @@ def test_a_rate_limit_then_success(iclr, seeded_library):
     assert report.written == [QZO] and iclr.offsets() == [0, 0, 0, 1000, 2000]
 
 
-def test_a_venue_openreview_does_not_list(openreview, seeded_library):
-    _fails_cleanly(seeded_library, openreview, PapersError, f"lists no accepted papers for {ICLR}")
-
-
-def test_a_venue_papers_cannot_look_up(openreview, seeded_library):
-    path = seeded_library.record_path(QZO)
-    path.write_text(path.read_text("utf-8").replace("venue: ICLR", "venue: AAAI"), "utf-8")
-    PaperIndex(seeded_library).open()  # (the index takes the edit in first)
-    before = everything(seeded_library)
-    with pytest.raises(UsageError, match="AAAI 2026 is not a venue papers can find on OpenReview"):
-        run(seeded_library, openreview, [QZO])
-    assert everything(seeded_library) == before and openreview.requests == []
+def test_a_venue_openreview_lists_nothing_for_is_asked_elsewhere(
+    openreview, arxiv_api, crossref_api, seeded_library
+):
+    report = run(seeded_library, openreview, [MUON], arxiv=arxiv_api, crossref=crossref_api)
+    assert report.outcomes[0].reason == (
+        f"OpenReview lists no accepted papers for {ICLR}; arXiv: no paper matches; "
+        "Crossref: no work matches"
+    )
+    assert (report.lists[ICLR].raw, len(arxiv_api.requests), len(crossref_api.requests)) == (
+        [],
+        1,
+        1,
+    )
 
 
 # --- the command, exports, search and show ----------------------------------------------------
@@ -346,11 +360,13 @@ def test_the_command_end_to_end(iclr, seeded_library):
         f"{QZO}\turls\tadd\thttps://openreview.net/forum?id=F{QZO}; https://openreview.net/pdf/F{QZO}.pdf",
         f"{QZO}\tkeywords\tadd\toptimization",
     ]
-    assert dry.stderr.splitlines()[-1] == "papers: 1 paper: 1 by abstract; would change 1 (dry run)"
+    assert dry.stderr.splitlines()[-1] == (
+        "papers: 1 paper: 1 by abstract (OpenReview); would change 1 (dry run)"
+    )
     done = papers(*lib, "enrich", "--all", "--json", env=env)
     assert len([o for o in json.loads(done.stdout) if o["changes"]]) == 63
-    assert (
-        done.stderr.splitlines()[-1] == "papers: 63 papers: 19 by abstract, 44 by title; changed 63"
+    assert done.stderr.splitlines()[-1] == (
+        "papers: 63 papers: 19 by abstract, 44 by title (OpenReview); changed 63"
     )
     found = papers(*lib, "search", "author:Qzo", "--ids").stdout
     assert found == f"{QZO}\n"
@@ -375,7 +391,9 @@ def test_the_command_end_to_end(iclr, seeded_library):
     ]
     assert papers(*lib, "doctor").stdout.endswith(": no problems found\n")  # (no copy to look for)
     again = papers(*lib, "enrich", "--all", env=env)  # (all have the abstract now)
-    assert again.stderr.splitlines()[-1] == "papers: 63 papers: 63 by abstract; changed 0"
+    assert again.stderr.splitlines()[-1] == (
+        "papers: 63 papers: 63 by abstract (OpenReview); changed 0"
+    )
 
 
 def _today():

@@ -18,21 +18,21 @@ from typing import TYPE_CHECKING
 from ..enrich.match import words
 from ..enrich.openreview import Note, parse_notes
 from ..errors import OpenReviewError
+from ..remote.found import Found
+from ..remote.service import kind
 from ..store.merge import text_key
 from ..venues import canonical_venue, find_venue_years
-from .found import Found
-from .service import kind
 
 if TYPE_CHECKING:
     from ..enrich.cache import VenueList
-    from .service import Service
+    from ..remote.service import Service
 
 _PILE_RE = re.compile(r"(submission|rejected|withdrawn|desk_reject)", re.I)
 PER_LIST = 3  # candidates a title lookup takes from each cached venue list
 
 
 def service(base: str) -> Service:
-    from .service import Service
+    from ..remote.service import Service
 
     return Service("OpenReview", base)
 
@@ -79,17 +79,7 @@ def accepted(note: Note) -> tuple[str, int | None] | None:
 
 def from_note(note: Note, fetched: str) -> Found:
     published = accepted(note)
-    found = Found(
-        service="OpenReview",
-        document=f"openreview:{note.forum}",
-        fetched=fetched,
-        title=note.title,
-        authors=list(note.authors),
-        abstract=note.abstract,
-        urls=[note.forum_url] + ([note.pdf] if note.pdf else []),
-        keywords=list(note.keywords),
-        forum=note.forum,
-    )
+    found = note.paper(fetched)
     if published:
         found.venue, found.year = published
     else:  # (the year it was submitted in, without a venue it was not accepted at)

@@ -22,16 +22,14 @@ import re
 from dataclasses import dataclass, field
 
 from ..enrich.match import ACCEPT, MARGIN, words
+from ..remote.arxiv import search_words
+from ..remote.found import Found
 from ..store.merge import text_key
-from ..text import STOP_WORDS
-from .found import Found
 
 SHOWN = 5  # candidates listed to choose from
-QUERY_WORDS = 12  # at most this many words of a title in an arXiv search
 ORDER = ("arXiv", "OpenReview", "Crossref")  # whose text a paper shows first (abstracts)
 _QUOTED_RE = re.compile(r"[\"“”«»]([^\"“”«»]{10,})[\"“”«»]")
 _SENTENCE_RE = re.compile(r"(?<=[.?!])\s+")
-_QUERY_WORD_RE = re.compile(r"[^\W_]+")
 
 
 @dataclass
@@ -107,9 +105,7 @@ def query_words(text: str) -> list[str]:
     else:
         segments = [s for s in _SENTENCE_RE.split(text) if s.strip()] or [text]
         segment = max(segments, key=lambda s: len(s.split()) - 2 * s.count(","))
-    found = [w.casefold() for w in _QUERY_WORD_RE.findall(segment)]
-    kept = [w for w in found if w not in STOP_WORDS and len(w) > 1]
-    return list(dict.fromkeys(kept))[:QUERY_WORDS]
+    return search_words(segment)
 
 
 def group(found: list[Found]) -> list[Candidate]:

@@ -23,24 +23,16 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ..errors import UsageError
+from ..remote import arxiv, crossref
+from ..remote.apis import Apis
+from ..remote.found import Found
 from ..store.library import Library
-from . import arxiv, crossref, forums
-from .found import Found
+from . import forums
 from .items import Item, forum_item_as_text
 from .lookup import Candidate, decide, query_words
 
 if TYPE_CHECKING:
-    from .service import Service
-
-
-@dataclass
-class Apis:
-    """Where each service answers (the settings), and the address Crossref may write to."""
-
-    arxiv: str = arxiv.DEFAULT_API
-    crossref: str = crossref.DEFAULT_API
-    openreview: str = "https://api2.openreview.net"
-    email: str | None = None
+    from ..remote.service import Service
 
 
 @dataclass

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from ..errors import UsageError
 from ..ingest.batch import Batch
 from ..ingest.spill import Parked, pack
+from ..remote.found import Found
 from ..store import ids
 from ..store.library import Library
 from ..store.links import ARXIV, arxiv_id
@@ -27,7 +28,6 @@ from ..store.merge import fold_reply
 from ..store.record import Record
 from ..tags.tagging import apply_tags, auto_tags, edit
 from ..tags.taxonomy import Taxonomy
-from .found import Found
 from .resolve import Resolved
 
 FILLED = ("title", "authors", "short_name", "venue", "year", "abstract")

@@ -52,20 +52,15 @@ def add(
     """
     from ..add import report
     from ..add.items import parse_item
-    from ..add.resolve import Apis, Unsure, resolve
+    from ..add.resolve import Unsure, resolve
     from ..add.write import add_papers
+    from ..remote.apis import Apis
     from ..tags.tagging import normalise_tag
 
     session: Session = ctx.obj
     parsed = [parse_item(item) for item in items]
     tags = [normalise_tag(t, session.taxonomy) for t in tag or []]
-    settings = session.settings
-    apis = Apis(
-        arxiv=settings["arxiv_api"].value,
-        crossref=settings["crossref_api"].value,
-        openreview=settings["openreview_api"].value,
-        email=settings["contact_email"].value,
-    )
+    apis = Apis.from_settings(session.settings)
     library = session.library(create=True)
     with session.env.progress(None, "asking arXiv, Crossref and OpenReview"):
         resolved = resolve(parsed, apis, library if library.root.is_dir() else None)

@@ -1,14 +1,14 @@
-"""What a matched accepted paper adds to a record.
+"""What a matched paper (OpenReview's, arXiv's or Crossref's) adds to a record.
 
 A field the record lacks is filled (``fill``); a list gains what it lacks (``add``); a
-field that already holds a different value keeps it, and OpenReview's value is kept as a
+field that already holds a different value keeps it, and the service's value is kept as a
 conflict (``conflict``), as the merge rule keeps a second document's disagreement. A value
 the user edited is a value the record holds: it is never overwritten. Equal values
 (compared as the merge rule compares them) change nothing, so running again changes
 nothing.
 
-The record then cites ``openreview:<forum>`` in ``sources``, with the fields it gave and
-the day the venue's list was downloaded.
+The record then cites the paper in ``sources`` (``openreview:<forum>``, ``arxiv:<id>``,
+``crossref:<doi>``), with the fields it gave and the day the service answered.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..remote.found import Found
 from ..store.merge import text_key
 from ..store.record import Record, Source
 from ..text import fold_key
-from .openreview import Note
 
 ADDED = ("urls", "keywords")  # lists: what they lack is added (the others: filled when empty)
 
@@ -30,18 +30,25 @@ class Change:
     action: str  # "fill", "add" or "conflict"
     value: Any  # the new value; for "add", the items added
     old: Any = None  # for "conflict", the value kept
+    source: str | None = None  # the paper it comes from: "arxiv:2501.01234v2", …
 
     def as_dict(self) -> dict[str, Any]:
-        return {"field": self.field, "action": self.action, "value": self.value, "kept": self.old}
+        return {
+            "field": self.field,
+            "action": self.action,
+            "value": self.value,
+            "kept": self.old,
+            "source": self.source,
+        }
 
 
-def source_of(note: Note, fetched: str) -> Source:
+def source_of(paper: Found) -> Source:
     return Source(
-        document=f"openreview:{note.forum}",
-        name="OpenReview",
+        document=paper.document,
+        name=paper.service,
         line=0,
-        format="openreview",
-        fetched=fetched,
+        format=paper.service.casefold(),
+        fetched=paper.fetched,
     )
 
 
@@ -57,39 +64,39 @@ def _same(name: str, old: Any, new: Any) -> bool:
     return text_key(old) == text_key(new)
 
 
-def offered(note: Note) -> dict[str, Any]:
-    """What the note can give a record, field by field (nothing it does not hold)."""
-    urls = [note.forum_url] + ([note.pdf] if note.pdf else [])
+def offered(paper: Found) -> dict[str, Any]:
+    """What the paper can give a record, field by field (nothing it does not hold). Its
+    venue and year are not among them: the record's are what its documents say."""
     values = {
-        "title": note.title,
-        "authors": list(note.authors),
-        "abstract": note.abstract,
-        "urls": urls,
-        "keywords": list(note.keywords),
+        "title": paper.title,
+        "authors": list(paper.authors),
+        "abstract": paper.abstract,
+        "urls": list(dict.fromkeys(paper.urls)),
+        "keywords": list(paper.keywords),
     }
     return {k: v for k, v in values.items() if v}
 
 
-def changes(record: Record, note: Note) -> list[Change]:
-    """What *note* would change in *record* (nothing is changed here)."""
+def changes(record: Record, paper: Found) -> list[Change]:
+    """What *paper* would change in *record* (nothing is changed here)."""
     out = []
     conflicted = {(c.get("field"), str(c.get("value"))) for c in record.conflicts}
-    for name, value in offered(note).items():
+    for name, value in offered(paper).items():
         current = getattr(record, name)
         if name in ADDED:
             new = [v for v in value if v not in current]
             if new:
-                out.append(Change(name, "add", new))
+                out.append(Change(name, "add", new, source=paper.document))
         elif not current:
-            out.append(Change(name, "fill", value))
+            out.append(Change(name, "fill", value, source=paper.document))
         elif not _same(name, current, value) and (name, str(value)) not in conflicted:
-            out.append(Change(name, "conflict", value, current))
+            out.append(Change(name, "conflict", value, current, paper.document))
     return out
 
 
-def apply(record: Record, note: Note, found: list[Change], fetched: str) -> None:
-    """Make *found* (from ``changes``) part of *record*, and cite the note."""
-    source = source_of(note, fetched)
+def apply(record: Record, paper: Found, found: list[Change]) -> None:
+    """Make *found* (from ``changes``) part of *record*, and cite the paper."""
+    source = source_of(paper)
     given = []
     for change in found:
         if change.action == "conflict":

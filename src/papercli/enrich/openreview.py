@@ -20,6 +20,8 @@ from urllib.parse import quote, urljoin, urlsplit
 
 from papercli import __version__
 from papercli.errors import OpenReviewError
+from papercli.remote.found import Found
+from papercli.remote.service import one_line, retry_after
 
 if TYPE_CHECKING:
     import httpx
@@ -62,6 +64,20 @@ class Note:
     def forum_url(self) -> str:
         """The paper's page on OpenReview (its discussion forum)."""
         return FORUM_URL.format(quote(self.forum, safe=""))
+
+    def paper(self, fetched: str) -> Found:
+        """The note as a service's paper, downloaded on *fetched* (its venue aside)."""
+        return Found(
+            service="OpenReview",
+            document=f"openreview:{self.forum}",
+            fetched=fetched,
+            title=self.title,
+            authors=list(self.authors),
+            abstract=self.abstract,
+            urls=[self.forum_url] + ([self.pdf] if self.pdf else []),
+            keywords=list(self.keywords),
+            forum=self.forum,
+        )
 
 
 def venue_id(venue: str, year: int | None) -> str | None:
@@ -189,37 +205,6 @@ def parse_notes(raw: Any, where: str) -> list[Note]:
 # --- the requests -------------------------------------------------------------------------------
 
 
-def retry_after(header: str | None, now: float | None = None) -> float | None:
-    """The seconds a ``Retry-After`` header asks for (``"12"`` or an HTTP date), never negative;
-    None when absent or unreadable."""
-    if header is None:
-        return None
-    header = header.strip()
-    try:
-        seconds = float(header)
-    except ValueError:
-        from email.utils import parsedate_to_datetime
-
-        try:
-            when = parsedate_to_datetime(header)
-        except (TypeError, ValueError, IndexError):
-            return None
-        if when.tzinfo is None:  # an HTTP date is GMT, whether or not it says so
-            from datetime import UTC
-
-            when = when.replace(tzinfo=UTC)
-        seconds = when.timestamp() - (time.time() if now is None else now)
-    if seconds != seconds or seconds in (float("inf"), float("-inf")):  # NaN, inf
-        return None
-    return max(0.0, seconds)
-
-
-def _reason(error: BaseException) -> str:
-    """An exception as a short single line (httpx's messages can span lines)."""
-    text = " ".join(str(error).split())
-    return text[:200] or type(error).__name__
-
-
 def _server_message(response: httpx.Response) -> str:
     """OpenReview's own explanation of an error (``{"name", "message"}``), if it gave one."""
     try:
@@ -227,7 +212,7 @@ def _server_message(response: httpx.Response) -> str:
     except ValueError:
         return ""
     message = body.get("message") if isinstance(body, dict) else None
-    return f": {_reason(message)}" if isinstance(message, str) and message.strip() else ""
+    return f": {one_line(message)}" if isinstance(message, str) and message.strip() else ""
 
 
 def fetch_venue(
@@ -279,7 +264,7 @@ def fetch_venue(
                     f"{offset}); try again later or with a longer timeout"
                 ) from None
             except httpx.HTTPError as e:
-                raise OpenReviewError(f"cannot reach {api}: {_reason(e)}") from None
+                raise OpenReviewError(f"cannot reach {api}: {one_line(e)}") from None
             except httpx.InvalidURL as e:
                 raise OpenReviewError(f"not an OpenReview API address: {api!r}: {e}") from None
             status = response.status_code
@@ -327,7 +312,7 @@ def fetch_venue(
             try:
                 body = response.json()
             except ValueError as e:  # not JSON, or not UTF-8
-                raise malformed(f"not JSON ({_reason(e)})") from None
+                raise malformed(f"not JSON ({one_line(e)})") from None
             if not isinstance(body, dict):
                 raise malformed(f"the reply is {_kind(body)}, not an object")
             page = body.get("notes")

@@ -10,6 +10,7 @@ markup or a path.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..parsers.base import Entry
 from ..store.links import arxiv_url, is_arxiv
@@ -43,6 +44,7 @@ class Found:
     doi: str | None = None
     forum: str | None = None
     status: str | None = None  # what the service says of it (OpenReview: "Submitted to …")
+    raw: Any = field(default=None, repr=False, compare=False)  # as sent: an entry, a work
 
     @property
     def published(self) -> bool:

@@ -83,6 +83,17 @@ def search(api: Service, text: str, fetched: str) -> list[Found]:
     return out
 
 
+def read_work(work: object, fetched: str) -> Found:
+    """A work as ``Found.raw`` keeps it, read again; ValueError when it does not read."""
+    try:
+        found = _found(work, fetched)
+    except _Malformed as e:
+        raise ValueError(str(e)) from None
+    if not found.title:
+        raise ValueError(f"{found.doi} has no title")
+    return found
+
+
 def _message(api: Service, response, what: str, expected: str) -> dict:
     if response.status_code != 200:
         raise api.failed(response, what)
@@ -178,4 +189,5 @@ def _found(work: dict, fetched: str) -> Found:
         kind=KINDS.get(kind_of) if isinstance(kind_of, str) else None,
         urls=[doi_link(doi)],
         doi=doi,
+        raw=work,
     )

@@ -9,7 +9,7 @@ connection, the pace it asks for, and every failure as one line.
   each a :class:`ServiceError` naming the service and its address; no exception of the HTTP
   library escapes. The caller says what was asked for (``for id_list=…``).
 
-httpx is imported only when a request is made (``papers add`` alone makes one).
+httpx is imported only when a request is made (by ``papers add`` and ``papers enrich``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from .. import __version__
-from ..enrich.openreview import retry_after
 from ..errors import ServiceError
 
 if TYPE_CHECKING:
@@ -105,7 +104,7 @@ class Service:
                     f"{self.who} did not answer within {self.timeout:g} s {what}; try again later"
                 ) from None
             except httpx.HTTPError as e:
-                raise ServiceError(f"cannot reach {self.who}: {_reason(e)}") from None
+                raise ServiceError(f"cannot reach {self.who}: {one_line(e)}") from None
             except httpx.InvalidURL as e:
                 raise ServiceError(
                     f"not an address of {self.name}'s API: {self.base!r}: {e}"
@@ -146,10 +145,35 @@ class Service:
         try:
             return response.json()
         except ValueError as e:  # not JSON, or not UTF-8
-            raise self.malformed(what, f"not JSON ({_reason(e)})") from None
+            raise self.malformed(what, f"not JSON ({one_line(e)})") from None
 
 
-def _reason(error: BaseException) -> str:
+def retry_after(header: str | None, now: float | None = None) -> float | None:
+    """The seconds a ``Retry-After`` header asks for (``"12"`` or an HTTP date), never negative;
+    None when absent or unreadable."""
+    if header is None:
+        return None
+    header = header.strip()
+    try:
+        seconds = float(header)
+    except ValueError:
+        from email.utils import parsedate_to_datetime
+
+        try:
+            when = parsedate_to_datetime(header)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when.tzinfo is None:  # an HTTP date is GMT, whether or not it says so
+            from datetime import UTC
+
+            when = when.replace(tzinfo=UTC)
+        seconds = when.timestamp() - (time.time() if now is None else now)
+    if seconds != seconds or seconds in (float("inf"), float("-inf")):  # NaN, inf
+        return None
+    return max(0.0, seconds)
+
+
+def one_line(error: BaseException) -> str:
     """An exception as a short single line (httpx's messages can span lines)."""
     text = " ".join(str(error).split())
     return text[:200] or type(error).__name__

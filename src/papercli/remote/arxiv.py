@@ -17,6 +17,8 @@ import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
 from ..store.links import ARXIV, ARXIV_ID, link_patterns
+from ..text import STOP_WORDS
+from ..text.latex import latex_to_text
 from ..venues import canonical_venue, find_venue_years, known_venue, venue_in_name
 from .found import Found, arxiv_links, clean, doi_link
 
@@ -26,10 +28,13 @@ if TYPE_CHECKING:
 DEFAULT_API = "https://export.arxiv.org/api"
 INTERVAL = 3.0  # seconds between two requests, as arXiv's terms of use ask
 SEARCH_RESULTS = 5  # candidates a title search asks for
+QUERY_WORDS = 12  # at most this many words of a title in a search
+ABSTRACT_WORDS = 6  # the distinctive words of an abstract a search asks for (all of them)
 ATOM = "{http://www.w3.org/2005/Atom}"
 ARXIV_NS = "{http://arxiv.org/schemas/atom}"
 _ENTRY_ID_RE = re.compile(rf"arxiv\.org/abs/({ARXIV_ID})$", re.I)
 _YEAR_RE = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
+_QUERY_WORD_RE = re.compile(r"[^\W_]+")
 
 
 def service(base: str) -> Service:
@@ -63,6 +68,31 @@ def title_query(words: list[str]) -> str:
     return " AND ".join(f"ti:{w}" for w in words)
 
 
+def search_words(text: str) -> list[str]:
+    """The words of *text* a search asks for: plain words, lower case, each once, without
+    stop words or single letters, at most ``QUERY_WORDS``."""
+    found = [w.casefold() for w in _QUERY_WORD_RE.findall(text)]
+    kept = [w for w in found if w not in STOP_WORDS and len(w) > 1]
+    return list(dict.fromkeys(kept))[:QUERY_WORDS]
+
+
+def abstract_query(abstract: str) -> str | None:
+    """arXiv's query for abstracts holding the ``ABSTRACT_WORDS`` most distinctive words of
+    *abstract* (``abs:a AND abs:b``): names and acronyms first (a capital after the first
+    letter: QZO, LoRA), then the longest words; never one with a digit (``13B`` and ``13 B``
+    are both written). None when it has too few words to ask by."""
+    words: dict[str, tuple[int, int, int]] = {}
+    for n, word in enumerate(_QUERY_WORD_RE.findall(latex_to_text(abstract))):
+        key, name = word.casefold(), any(c.isupper() for c in word[1:])
+        if key in STOP_WORDS or key in words or len(key) < (3 if name else 4) or not word.isalpha():
+            continue
+        words[key] = (-name, -len(key), n)
+    if len(words) < ABSTRACT_WORDS:
+        return None
+    chosen = sorted(words, key=words.__getitem__)[:ABSTRACT_WORDS]
+    return " AND ".join(f"abs:{w}" for w in sorted(chosen, key=lambda w: words[w][2]))
+
+
 def _feed(api: Service, response, what: str, fetched: str) -> list[Found]:
     if response.status_code != 200:
         raise api.failed(response, what)
@@ -94,6 +124,23 @@ def _feed(api: Service, response, what: str, fetched: str) -> list[Found]:
     return found
 
 
+def read_entry(text: str, fetched: str) -> Found:
+    """An entry as ``Found.raw`` keeps it, read again; ValueError when it does not read."""
+    if "<!DOCTYPE" in text.upper() or "<!ENTITY" in text.upper():
+        raise ValueError("an entry declares a DOCTYPE")
+    try:
+        entry = ET.fromstring(text)
+    except ET.ParseError as e:
+        raise ValueError(f"not XML ({e})") from None
+    m = _ENTRY_ID_RE.search((entry.findtext(f"{ATOM}id") or "").strip())
+    if entry.tag != f"{ATOM}entry" or not m:
+        raise ValueError("not an arXiv entry")
+    found = _found(entry, m.group(1), fetched)
+    if not found.title:
+        raise ValueError(f"{m.group(1)} has no title")
+    return found
+
+
 def _found(entry: ET.Element, versioned: str, fetched: str) -> Found:
     identifier = unversioned(versioned)
     authors = [
@@ -115,6 +162,7 @@ def _found(entry: ET.Element, versioned: str, fetched: str) -> Found:
         urls=arxiv_links(identifier) + ([doi_link(doi)] if doi else []),
         arxiv=identifier,
         doi=doi,
+        raw=ET.tostring(entry, encoding="unicode"),
     )
     ref = clean(entry.findtext(f"{ARXIV_NS}journal_ref"))
     if ref and (published_in := journal_venue(ref)):
