@@ -4,6 +4,7 @@ OpenReview server in ``enrich/openreview_server.py``)."""
 from enrich.openreview_server import openreview  # noqa: F401  (fixture)
 from testing import (  # noqa: F401  (fixtures)
     abstracts,
+    browse_template,
     bundled_copy,
     digest,
     isolated_env,

@@ -146,6 +146,18 @@ def seeded_library(seeded_template, tmp_path) -> Library:
     return Library(root)
 
 
+@pytest.fixture(scope="session")
+def browse_template(seeded_template, tmp_path_factory) -> Path:
+    """A copy of the seeded library, indexed once a session (a copy's new inodes make the
+    first command re-index it), for the browser's tests that do not write the library."""
+    from papercli.search.index.paper_index import PaperIndex
+
+    root = tmp_path_factory.mktemp("browse") / "library"
+    shutil.copytree(seeded_template, root)
+    PaperIndex(Library(root)).open()
+    return root
+
+
 @pytest.fixture
 def bundled_copy(tmp_path) -> Path:
     """data/library as a fresh clone has it: records and document copies, no index yet."""

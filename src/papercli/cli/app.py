@@ -43,6 +43,7 @@ Exit codes: 0 success · 1 nothing found (doctor: repaired) ·
 ORDER = (
     "ingest",
     "search",
+    "browse",
     "similar",
     "list",
     "show",
@@ -350,7 +351,16 @@ PaperArg = Annotated[
 def _register_commands() -> None:
     import importlib
 
-    for name in ("library", "curate", "find", "tags", "export", "enrich", "settings"):
+    for name in (
+        "library",
+        "curate",
+        "find",
+        "browse",
+        "tags",
+        "export",
+        "enrich",
+        "settings",
+    ):
         importlib.import_module(f"{__package__}.{name}")
 
 
