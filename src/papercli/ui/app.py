@@ -94,6 +94,7 @@ class BrowseApp(App[int]):
         self._searches = ThreadPoolExecutor(1, thread_name_prefix="papers-search")
         self._writes = ThreadPoolExecutor(1, thread_name_prefix="papers-write")
         self._seen = model.library_state(browsing)
+        self._behind = False  # the index is behind the records: a writer is at work
 
     # -- layout -----------------------------------------------------------------------------
 
@@ -163,9 +164,10 @@ class BrowseApp(App[int]):
             return self.generation != generation
 
         def run() -> Results | None:
-            trouble = model.catch_up(self.browsing) if catch_up else None
-            if trouble:
-                return Results([], "", error=trouble)
+            if catch_up:
+                trouble, self._behind = model.catch_up(self.browsing)
+                if trouble:
+                    return Results([], "", error=trouble)
             return None if stale() else listing(stale)
 
         loop = asyncio.get_running_loop()
@@ -186,9 +188,10 @@ class BrowseApp(App[int]):
         self.call_after_refresh(self.drawn.__setitem__, generation, time.perf_counter())
 
     def show_detail(self) -> None:
-        hit = self.results.hit
-        self.query_one(PaperText).show(hit, hit is not None and hit.id in self.marks)
-        self.query_one("#detail", VerticalScroll).scroll_home(animate=False)
+        hit, paper = self.results.hit, self.query_one(PaperText)
+        if (hit and hit.id) != (paper.hit and paper.hit.id):  # (the same paper: read on)
+            self.query_one("#detail", VerticalScroll).scroll_home(animate=False)
+        paper.show(hit, hit is not None and hit.id in self.marks)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self.show_detail()
@@ -197,9 +200,11 @@ class BrowseApp(App[int]):
         self.action_widen()  # (a click, or Enter)
 
     def check_library(self) -> None:
-        """Read the listing again once another command has written the library."""
+        """Read the listing again once another command has written the library; while the
+        index is behind the records (another command is writing), each time, until it has
+        caught up (each read is of the index as last committed)."""
         state = model.library_state(self.browsing)
-        if state != self._seen:
+        if state != self._seen or self._behind:
             self._seen = state
             self.relist(self.listing, catch_up=True)
 

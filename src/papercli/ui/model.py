@@ -117,12 +117,16 @@ def library_state(browsing: Browsing) -> tuple:
     return (tuple(browsing.library.papers_dir_stamp() or ()), committed)
 
 
-def catch_up(browsing: Browsing) -> str | None:
+def catch_up(browsing: Browsing) -> tuple[str | None, bool]:
     """Reopen the index after another command wrote the library: synced if the records
     moved on and no writer holds the library, else as last committed (a writer at work
-    is never read half-way). Returns a line when the index cannot be read."""
+    is never read half-way). Returns a line when the index cannot be read, and whether
+    the index is still behind the records (a writer holds the library: ask again)."""
+    from ..search.index import state
+
     try:
         browsing.index.open()
     except PapersError as exc:
-        return str(exc)
-    return None
+        return str(exc), False
+    synced = state.read(browsing.index.dir, "state.json").get("papers_dir")
+    return None, synced != browsing.library.papers_dir_stamp()
