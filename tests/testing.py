@@ -91,6 +91,18 @@ def need_tools(*names: str) -> None:
         pytest.skip(f"not installed: {', '.join(missing)}")
 
 
+async def settle(pilot) -> None:
+    """papers browse under Textual's pilot: wait until the listing asked for last is on the
+    screen and no worker runs (searches and writes run on threads of their own)."""
+    app = pilot.app
+    for _ in range(1000):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if app.generation in app.drawn and not any(w.is_running for w in app.workers):
+            return
+    raise AssertionError("the listing never settled")
+
+
 # --- fixtures (registered in conftest.py) -------------------------------------------------------
 
 

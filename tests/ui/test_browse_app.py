@@ -20,6 +20,7 @@ from papercli.ui import model
 from papercli.ui.app import BrowseApp
 from papercli.ui.dialogs import ExportDialog, TagDialog
 from papercli.ui.widgets import PaperText, QueryBox, ResultsList
+from testing import settle
 
 MUON = [
     "iclr2026-convergence-muon-newton-schulz",
@@ -33,17 +34,6 @@ def make_app(root, query="", folder=None, opener=lambda: None) -> BrowseApp:
     index = PaperIndex(Library(root)).open()
     browsing = model.Browsing(index, load_taxonomy(), folder=folder or root.parent)
     return BrowseApp(browsing, query, opener=opener)
-
-
-async def settle(pilot) -> None:
-    """Until the listing asked for last is on the screen and no worker runs."""
-    app = pilot.app
-    for _ in range(1000):
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        if app.generation in app.drawn and not any(w.is_running for w in app.workers):
-            return
-    raise AssertionError("the listing never settled")
 
 
 def run(scenario, app: BrowseApp, size=(100, 30)):

@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.suggester import Suggester
-from textual.widgets import Input, Select, Static
+from textual.widgets import Footer, Input, Select, Static
 
 from .actions import FORMATS, complete, default_name
 
@@ -68,6 +68,7 @@ class TagDialog(ModalScreen[str | None]):
             )
             yield Static(Text(""), id="choices", classes="note")
             yield Static(Text("enter adds · tab completes · esc cancels"), classes="note")
+        yield Footer(compact=True)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         typed = event.value.rsplit(",", 1)[-1].strip().casefold()
@@ -114,6 +115,7 @@ class ExportDialog(ModalScreen[tuple[str, str] | None]):
             yield Input(value=self.file_name, id="file", select_on_focus=False, compact=True)
             yield Static(Text(f"in {self.folder}"), classes="note")
             yield Static(Text("enter writes · tab: format · esc cancels"), classes="note")
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#file", Input).focus()

@@ -23,6 +23,7 @@ from ..text import UNTITLED, strip_controls, terminal_safe
 
 MATCH = "bold underline yellow"
 MARKER = "*"  # a marked paper's sign in the list: ASCII, one cell in every terminal
+MARKED = "bold reverse"  # (seen without colour too: NO_COLOR greys every colour)
 PASSING = "in passing"  # a paper naming the query's concepts only in passing (as search)
 GAP = 2  # cells between the list's columns
 VENUE_MAX = 16
@@ -90,7 +91,8 @@ def row(hit: Hit, width: int, marked: bool, widths: tuple[int, int]) -> Text:
         4, width - 2 - (venue_w + GAP if venue_w else 0) - (tags_w + GAP if tags_w else 0)
     )
     line = Text()
-    line.append(f"{MARKER} " if marked else "  ", style="bold magenta")
+    line.append(MARKER, style=MARKED) if marked else line.append(" ")
+    line.append(" ")
     title = _title(hit)
     if hit.passing:
         title.append(f" · {PASSING}", style="dim italic")

@@ -154,7 +154,7 @@ class StatusLine(Widget):
 
     def render(self) -> Text:
         width = self.size.width
-        right = Text(f"  {self.marked} marked", style="bold magenta") if self.marked else Text()
+        right = Text(f" {self.marked} marked ", style=lines.MARKED) if self.marked else Text()
         left = self.message.copy()
         left.truncate(max(0, width - cell_len(right.plain)), overflow="ellipsis", pad=True)
         return left + right
