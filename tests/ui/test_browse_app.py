@@ -85,6 +85,22 @@ def test_typing_searches_and_the_keys_move_between_query_and_list(browse_templat
     run(scenario, make_app(browse_template))
 
 
+def test_a_new_query_starts_at_its_best_paper(browse_template):
+    async def scenario(pilot, app):
+        assert app.query_one(ResultsList).hit.id == MUON[3]  # (first by title)
+        app.query_one(QueryBox).value = "muon"  # (typed in one go: one search)
+        await settle(pilot)
+        assert app.query_one(ResultsList).highlighted == 0
+        await pilot.press("down", "down", "down")
+        app.check_library()  # (read again: nothing changed, and the highlight stays)
+        app._behind = True
+        app.check_library()
+        await settle(pilot)
+        assert app.query_one(ResultsList).hit.id == MUON[2]
+
+    run(scenario, make_app(browse_template))
+
+
 def test_a_query_half_typed_keeps_the_listing_and_says_why(browse_template):
     async def scenario(pilot, app):
         await pilot.press(*'"vehicle')

@@ -42,7 +42,7 @@ Screen { layout: vertical; }
 #query { height: 1; padding: 0 1; }
 #status { padding: 0 1; }
 #main { height: 1fr; layout: vertical; }
-#results { height: 40%; padding: 0; }
+#results { height: 40%; padding: 0; scrollbar-gutter: stable; }
 #detail { height: 1fr; border-top: solid $secondary; padding: 0 1; }
 #main.-side { layout: horizontal; }
 #main.-side #results { height: 1fr; width: 45%; }
@@ -85,6 +85,7 @@ class BrowseApp(App[int]):
         self.marks: dict[str, Hit] = {}  # marked papers, kept across queries, in marking order
         self.generation = 0  # the listing asked for last; older ones are dropped
         self.listing: Callable[..., Results | None] = self._search("")
+        self.keep = False  # the listing asked for last is the one shown, read again
         self.export_choice = (actions.DEFAULT_FORMAT, actions.default_name(actions.DEFAULT_FORMAT))
         self.failure: Exception | None = None  # a bug that closed the app (raised after it)
         self.log_lines: list[str] = []  # what the keys did, said again after the app ends
@@ -150,7 +151,9 @@ class BrowseApp(App[int]):
         self, listing: Callable[..., Results | None], catch_up: bool = False, note: str = ""
     ) -> None:
         """Show what *listing* finds, once found, unless another listing is asked for first
-        (the status line then says *note*, if given, rather than how many were found)."""
+        (the status line then says *note*, if given, rather than how many were found). The
+        same listing read again keeps its highlighted paper; a new one starts at its best."""
+        self.keep = listing is self.listing
         self.listing = listing
         self.generation += 1
         if note:
@@ -180,7 +183,7 @@ class BrowseApp(App[int]):
         if found.error:  # (a query half typed: "vehicle, say; the last listing stays)
             self.status.say(found.error, "bold")
         else:
-            keep = self.results.hit.id if self.results.hit else None
+            keep = self.results.hit.id if self.results.hit and self.keep else None
             self.results.show(found.hits, set(self.marks), keep)
             note = self.notes.pop(generation, None)
             self.status.say(note or found.what, "bold" if note else "dim")

@@ -16,6 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
+from ..render import wrap
 from ..search.results.hits import Hit
 from ..text import terminal_safe
 from . import lines
@@ -134,10 +135,11 @@ class PaperText(Widget):
 
 
 class StatusLine(Widget):
-    """One line under the query: how many papers, or what a key did; how many are marked
-    on the right."""
+    """Under the query: how many papers, or what a key did (on a second line when one
+    is not enough: a file's whole path); how many are marked, on the right."""
 
-    DEFAULT_CSS = "StatusLine { height: 1; }"
+    DEFAULT_CSS = "StatusLine { height: auto; max-height: 2; }"
+    LINES = 2
 
     def __init__(self) -> None:
         super().__init__(id="status")
@@ -146,15 +148,25 @@ class StatusLine(Widget):
 
     def say(self, message: str, style: str = "dim") -> None:
         self.message = Text(terminal_safe(message), style=style)  # (never markup)
-        self.refresh()
+        self.refresh(layout=True)
 
     def count(self, marked: int) -> None:
         self.marked = marked
-        self.refresh()
+        self.refresh(layout=True)
+
+    def _lines(self, width: int) -> list[Text]:
+        right = Text(f" {self.marked} marked ", style=lines.MARKED) if self.marked else Text()
+        room = max(1, width - cell_len(right.plain))
+        shown = wrap.wrap(self.message, room)[: self.LINES] or [Text("")]
+        if len(shown) == self.LINES:
+            shown[-1].truncate(room - 1)  # (room for the ellipsis of a longer message)
+            shown[-1].append("…" if len(wrap.wrap(self.message, room)) > self.LINES else "")
+        first = shown[0]
+        first.truncate(room, pad=True)
+        return [first + right, *shown[1:]]
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return len(self._lines(width))
 
     def render(self) -> Text:
-        width = self.size.width
-        right = Text(f" {self.marked} marked ", style=lines.MARKED) if self.marked else Text()
-        left = self.message.copy()
-        left.truncate(max(0, width - cell_len(right.plain)), overflow="ellipsis", pad=True)
-        return left + right
+        return Text("\n").join(self._lines(self.size.width))
