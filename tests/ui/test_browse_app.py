@@ -20,7 +20,7 @@ from papercli.ui import model
 from papercli.ui.app import BrowseApp
 from papercli.ui.dialogs import ExportDialog, TagDialog
 from papercli.ui.widgets import PaperText, QueryBox, ResultsList
-from testing import settle
+from testing import invoke, settle
 
 MUON = [
     "iclr2026-convergence-muon-newton-schulz",
@@ -257,3 +257,15 @@ def test_a_write_by_another_command_is_shown_once_committed(browse_template, tmp
 
     app = make_app(root, "muon")
     run(scenario, app)
+
+
+def test_browse_needs_a_terminal_and_says_so_in_one_line(browse_template):
+    result = invoke("--library", str(browse_template), "browse", "muon")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == "papers: papers browse needs a terminal; papers search works in pipes\n"
+    listed_commands = invoke("--help").stdout
+    assert (
+        listed_commands.index(" search ")
+        < listed_commands.index(" browse ")
+        < (listed_commands.index(" similar "))
+    )
