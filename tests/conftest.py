@@ -6,6 +6,7 @@ from add.services import arxiv_api, crossref_api  # noqa: F401  (fixtures)
 from enrich.openreview_server import openreview  # noqa: F401  (fixture)
 from testing import (  # noqa: F401  (fixtures)
     abstracts,
+    browse_template,
     bundled_copy,
     digest,
     isolated_env,

@@ -91,6 +91,18 @@ def need_tools(*names: str) -> None:
         pytest.skip(f"not installed: {', '.join(missing)}")
 
 
+async def settle(pilot) -> None:
+    """papers browse under Textual's pilot: wait until the listing asked for last is on the
+    screen and no worker runs (searches and writes run on threads of their own)."""
+    app = pilot.app
+    for _ in range(1000):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if app.generation in app.drawn and not any(w.is_running for w in app.workers):
+            return
+    raise AssertionError("the listing never settled")
+
+
 # --- fixtures (registered in conftest.py) -------------------------------------------------------
 
 
@@ -151,6 +163,18 @@ def seeded_library(seeded_template, tmp_path) -> Library:
     root = tmp_path / "seeded"
     shutil.copytree(seeded_template, root)
     return Library(root)
+
+
+@pytest.fixture(scope="session")
+def browse_template(seeded_template, tmp_path_factory) -> Path:
+    """A copy of the seeded library, indexed once a session (a copy's new inodes make the
+    first command re-index it), for the browser's tests that do not write the library."""
+    from papercli.search.index.paper_index import PaperIndex
+
+    root = tmp_path_factory.mktemp("browse") / "library"
+    shutil.copytree(seeded_template, root)
+    PaperIndex(Library(root)).open()
+    return root
 
 
 @pytest.fixture

@@ -34,6 +34,7 @@ def test_help_imports_nothing_heavy():
         "papercli.search.index",
         "pylatexenc",
         "pydantic",
+        "textual",
     ):
         assert heavy not in modules, heavy
 
@@ -51,6 +52,7 @@ def test_a_piped_search_imports_only_what_it_needs(seeded_library):
         "pydantic",
         "asyncio",
         "http.client",
+        "textual",
     ):
         assert unneeded not in modules, unneeded
     # The hit's abstract carries LaTeX ($L_t=O(t^{-\zeta})$): its plain reading comes

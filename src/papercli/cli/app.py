@@ -45,6 +45,7 @@ ORDER = (
     "ingest",
     "add",
     "search",
+    "browse",
     "similar",
     "list",
     "show",
@@ -352,7 +353,17 @@ PaperArg = Annotated[
 def _register_commands() -> None:
     import importlib
 
-    for name in ("library", "add", "curate", "find", "tags", "export", "enrich", "settings"):
+    for name in (
+        "library",
+        "add",
+        "curate",
+        "find",
+        "browse",
+        "tags",
+        "export",
+        "enrich",
+        "settings",
+    ):
         importlib.import_module(f"{__package__}.{name}")
 
 

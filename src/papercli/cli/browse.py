@@ -1,0 +1,54 @@
+"""``browse``: the library in a full-screen app (``papercli.ui``, Textual), imported only
+when the command runs: ``papers --help`` and ``papers search`` never load Textual."""
+
+from typing import Annotated
+
+import typer
+
+from ..errors import UsageError
+from .app import QueryCommand, Session, TagOpt, command
+
+
+@command(short_help="Search and pick papers in a full-screen app.", cls=QueryCommand)
+def browse(
+    ctx: typer.Context,
+    query: Annotated[
+        list[str] | None, typer.Argument(help="The query to start with.", show_default=False)
+    ] = None,
+    tag: TagOpt = None,
+) -> None:
+    """Search as you type, read each paper, mark papers, tag them and export them.
+
+    \b
+    Keys:
+      typing          edits the query (the same search as papers search)
+      Down, Tab       go to the results; Up and Down move in them
+      Enter           widens the paper's details; / goes back to the query
+      Space, a        mark or unmark a paper; mark every result
+      t, e            add tags, export (BibTeX to papers.bib unless chosen otherwise):
+                      the marked papers, else the highlighted one
+      o, y, s         open its link; copy its id; list the papers like it
+      q, Esc, Ctrl-C  quit
+
+    \b
+    Examples:
+      papers browse
+      papers browse muon
+      papers browse --tag federated-learning
+    """
+    from ..ui.model import Browsing
+
+    session: Session = ctx.obj
+    env = session.env
+    if not (env.stdin_is_terminal and env.stderr_is_terminal):
+        raise UsageError("papers browse needs a terminal; papers search works in pipes")
+    filters = session.filters(tag)
+    browsing = Browsing(session.index(), session.taxonomy, filters, session.passing(None))
+    from ..ui.app import BrowseApp
+
+    app = BrowseApp(browsing, " ".join(query or []), color=env.color != "never")
+    app.run()
+    if app.failure is not None:
+        raise app.failure
+    for line in app.log_lines:  # (what was written, left on the terminal after the app)
+        env.say(line)

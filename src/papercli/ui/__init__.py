@@ -1,0 +1,14 @@
+"""``papers browse``: a full-screen app over the library (Textual), imported by that
+command only: ``papers --help`` and ``papers search`` never load Textual.
+
+In: an open index, the taxonomy, the filters given. Out: what the user does there: tags
+written, exports written, links opened, ids copied.
+
+    model.py    what the app asks of the library: a query's results, catching up with
+                another command's writes (plain functions, no Textual)
+    actions.py  tagging, exporting, opening a link (plain functions, no Textual)
+    lines.py    a result's row and a paper's details as ``rich.text.Text`` lines
+    widgets.py  the query box, the results list, the detail pane, the status line
+    dialogs.py  the tag and export dialogs
+    app.py      the app: layout, keys, and the searches run as the query is typed
+"""

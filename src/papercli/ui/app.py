@@ -1,0 +1,363 @@
+"""``papers browse``: the app. A query box, a status line, the results list and the
+detail pane (side by side from ``SIDE_BY_SIDE`` columns on, else one above the other),
+and a footer with the keys.
+
+Searches run as the query is typed, one at a time on a thread of their own: a query
+typed while one runs cancels it (``exclusive`` workers; a search in progress stops at
+its next hit, one not started never starts), so typing faster than results arrive never
+queues stale searches. Writes (tags, exports) run on another thread: the screen stays
+live while a writer in another terminal is waited for. Once a second the library is
+looked at (two ``stat`` calls): when another command has committed, the listing is read
+again from the index as committed (``model.catch_up``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import ClassVar
+
+from textual import work
+from textual.actions import SkipAction
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Container, VerticalScroll
+from textual.widgets import Footer, Input, OptionList
+
+from ..errors import PapersError
+from ..search.results.hits import Hit
+from . import actions, model
+from .dialogs import ExportDialog, TagDialog
+from .model import Browsing, Results
+from .widgets import PaperText, QueryBox, ResultsList, StatusLine
+
+SIDE_BY_SIDE = 120  # columns from which the list and the detail pane stand side by side
+CHECK_EVERY = 1.0  # seconds between two looks at whether another command wrote the library
+
+CSS = """
+Screen { layout: vertical; }
+#query { height: 1; padding: 0 1; }
+#status { padding: 0 1; }
+#main { height: 1fr; layout: vertical; }
+#results { height: 40%; padding: 0; scrollbar-gutter: stable; }
+#detail { height: 1fr; border-top: solid $secondary; padding: 0 1; }
+#main.-side { layout: horizontal; }
+#main.-side #results { height: 1fr; width: 45%; }
+#main.-side #detail { width: 1fr; border-top: none; border-left: solid $secondary; }
+#main.-wide #results { height: 3; }
+#main.-side.-wide #results { height: 1fr; width: 25%; }
+"""
+
+
+class BrowseApp(App[int]):
+    CSS = CSS
+    TITLE = "papers browse"
+    ENABLE_COMMAND_PALETTE = False
+    # Keys that move between the query and the list are the app's, taken before the key
+    # reaches the focused widget: the keys typed right after them then go where the user
+    # sent them (a widget's own binding ran only after the keys queued behind it had been
+    # handed to the same widget: "/adam" typed fast marked every paper).
+    # Each is offered where it applies (``check_action``): elsewhere the key does what it
+    # does there (Down moves in the list; Ctrl-C in the list is the list's, as q is).
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down", "to_results", "results", priority=True),
+        Binding("tab", "to_results", "results", priority=True, show=False),
+        Binding("up", "to_query(True)", "query", priority=True, show=False),
+        Binding("slash", "to_query", "query", priority=True),
+        Binding("ctrl+c", "interrupt", "quit", priority=True),
+    ]
+
+    def __init__(
+        self, browsing: Browsing, query: str = "", color: bool = True, opener=actions.opener
+    ) -> None:
+        super().__init__()
+        self.browsing = browsing
+        self.initial = query
+        self.opener = opener  # (the system's link opener; tests give their own)
+        if not color and not self.no_color:  # (--no-color, or the color setting: never)
+            from textual.filter import Monochrome
+
+            self.no_color = True
+            self._filters.append(Monochrome())
+        self.marks: dict[str, Hit] = {}  # marked papers, kept across queries, in marking order
+        self.generation = 0  # the listing asked for last; older ones are dropped
+        self.listing: Callable[..., Results | None] = self._search("")
+        self.keep = False  # the listing asked for last is the one shown, read again
+        self.export_choice = (actions.DEFAULT_FORMAT, actions.default_name(actions.DEFAULT_FORMAT))
+        self.failure: Exception | None = None  # a bug that closed the app (raised after it)
+        self.log_lines: list[str] = []  # what the keys did, said again after the app ends
+        self.asked: dict[int, float] = {}  # generation -> when it was asked for
+        self.drawn: dict[int, float] = {}  # generation -> when its listing was on the screen
+        self.notes: dict[int, str] = {}  # generation -> what its status line says instead
+        self._searches = ThreadPoolExecutor(1, thread_name_prefix="papers-search")
+        self._writes = ThreadPoolExecutor(1, thread_name_prefix="papers-write")
+        self._seen = model.library_state(browsing)
+        self._behind = False  # the index is behind the records: a writer is at work
+
+    # -- layout -----------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield QueryBox()
+        yield StatusLine()
+        with Container(id="main"):
+            yield ResultsList()
+            with VerticalScroll(id="detail", can_focus=False):
+                yield PaperText()
+        yield Footer(compact=True)
+
+    @property
+    def results(self) -> ResultsList:
+        return self.query_one(ResultsList)
+
+    @property
+    def status(self) -> StatusLine:
+        return self.query_one(StatusLine)
+
+    def on_mount(self) -> None:
+        self.browsing.library.on_wait = lambda: self.call_from_thread(
+            self.status.say, "waiting for another papers command to finish writing …"
+        )
+        self.status.say("searching …")
+        self.query_one(QueryBox).focus()
+        self.query_one(QueryBox).value = self.initial  # (an empty one is searched too)
+        if not self.initial:
+            self.relist(self._search(""))
+        self.set_interval(CHECK_EVERY, self.check_library)
+
+    def on_resize(self) -> None:
+        self.query_one("#main").set_class(self.size.width >= SIDE_BY_SIDE, "-side")
+
+    def on_unmount(self) -> None:
+        self._searches.shutdown(wait=False, cancel_futures=True)
+        self._writes.shutdown(wait=False)  # (a write under way ends; the process waits)
+
+    # -- listings ---------------------------------------------------------------------------
+
+    def _search(self, text: str) -> Callable[..., Results | None]:
+        return lambda stale: model.find(self.browsing, text, stale)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if isinstance(event.input, QueryBox):
+            self.relist(self._search(event.value))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if isinstance(event.input, QueryBox):
+            self.action_focus_results()
+
+    def relist(
+        self, listing: Callable[..., Results | None], catch_up: bool = False, note: str = ""
+    ) -> None:
+        """Show what *listing* finds, once found, unless another listing is asked for first
+        (the status line then says *note*, if given, rather than how many were found). The
+        same listing read again keeps its highlighted paper; a new one starts at its best."""
+        self.keep = listing is self.listing
+        self.listing = listing
+        self.generation += 1
+        if note:
+            self.notes[self.generation] = note
+        self.asked[self.generation] = time.perf_counter()
+        self._run_listing(listing, self.generation, catch_up)
+
+    @work(exclusive=True, group="listing")
+    async def _run_listing(self, listing, generation: int, catch_up: bool) -> None:
+        def stale() -> bool:
+            return self.generation != generation
+
+        def run() -> Results | None:
+            if catch_up:
+                trouble, self._behind = model.catch_up(self.browsing)
+                if trouble:
+                    return Results([], "", error=trouble)
+            return None if stale() else listing(stale)
+
+        loop = asyncio.get_running_loop()
+        found = await loop.run_in_executor(self._searches, run)
+        if found is None or stale():
+            return
+        self.show(found, generation)
+
+    def show(self, found: Results, generation: int) -> None:
+        if found.error:  # (a query half typed: "vehicle, say; the last listing stays)
+            self.status.say(found.error, "bold")
+        else:
+            keep = self.results.hit.id if self.results.hit and self.keep else None
+            self.results.show(found.hits, set(self.marks), keep)
+            note = self.notes.pop(generation, None)
+            self.status.say(note or found.what, "bold" if note else "dim")
+            self.show_detail()
+        self.call_after_refresh(self.drawn.__setitem__, generation, time.perf_counter())
+
+    def show_detail(self) -> None:
+        hit, paper = self.results.hit, self.query_one(PaperText)
+        if (hit and hit.id) != (paper.hit and paper.hit.id):  # (the same paper: read on)
+            self.query_one("#detail", VerticalScroll).scroll_home(animate=False)
+        paper.show(hit, hit is not None and hit.id in self.marks)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.show_detail()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_widen()  # (a click, or Enter)
+
+    def check_library(self) -> None:
+        """Read the listing again once another command has written the library; while the
+        index is behind the records (another command is writing), each time, until it has
+        caught up (each read is of the index as last committed)."""
+        state = model.library_state(self.browsing)
+        if state != self._seen or self._behind:
+            self._seen = state
+            self.relist(self.listing, catch_up=True)
+
+    # -- keys -------------------------------------------------------------------------------
+
+    # (focus moves at once, not on the next turn of the loop as ``focus()`` moves it)
+    def action_focus_results(self) -> None:
+        if self.results.hits:
+            self.screen.set_focus(self.results)
+
+    def action_focus_query(self) -> None:
+        self.screen.set_focus(self.query_one(QueryBox))
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        in_list = isinstance(self.focused, ResultsList)
+        if action == "to_results":
+            return isinstance(self.focused, QueryBox)
+        if action == "to_query":
+            return in_list and not (parameters == (True,) and self.results.highlighted)
+        if action == "interrupt":
+            return not in_list  # (there q quits, and the footer says so; Ctrl-C too)
+        return True
+
+    def action_to_results(self) -> None:
+        """Down or Tab in the query box: to the results."""
+        if not self.results.hits:
+            raise SkipAction()
+        self.action_focus_results()
+
+    def action_to_query(self, from_top: bool = False) -> None:
+        """/ in the list, or Up on its first paper: back to the query."""
+        self.action_focus_query()
+
+    def action_interrupt(self) -> None:
+        self.exit(0)
+
+    def action_widen(self) -> None:
+        self.query_one("#main").toggle_class("-wide")
+
+    def action_scroll_detail(self, pages: int) -> None:
+        detail = self.query_one("#detail", VerticalScroll)
+        (detail.scroll_page_down if pages > 0 else detail.scroll_page_up)(animate=False)
+
+    def action_mark(self) -> None:
+        hit = self.results.hit
+        if hit is None:
+            return
+        if self.marks.pop(hit.id, None) is None:
+            self.marks[hit.id] = hit
+        self._marks_changed([self.results.highlighted])
+
+    def action_mark_all(self) -> None:
+        """Mark every paper listed; when every one is marked already, unmark them."""
+        hits = self.results.hits
+        if all(h.id in self.marks for h in hits):
+            for h in hits:
+                self.marks.pop(h.id, None)
+        else:
+            self.marks.update((h.id, h) for h in hits if h.id not in self.marks)
+        self._marks_changed(None)
+
+    def _marks_changed(self, rows: list[int] | None) -> None:
+        self.results.marks = set(self.marks)
+        self.results.redraw(rows)
+        self.status.count(len(self.marks))
+        self.show_detail()
+
+    def _chosen(self) -> tuple[list[str], str] | None:
+        """The papers a key acts on: the marked ones, else the highlighted one."""
+        if self.marks:
+            n = len(self.marks)
+            return list(self.marks), f"the {n} marked paper{'s' * (n != 1)}"
+        hit = self.results.hit
+        return ([hit.id], hit.id) if hit else None
+
+    def action_tag(self) -> None:
+        chosen = self._chosen()
+        if chosen is None:
+            return
+        ids, what = chosen
+        choices = actions.tag_choices(self.browsing)
+
+        def done(text: str | None) -> None:
+            if text is not None:
+                self._write(lambda: [actions.add_tags(self.browsing, ids, text)])
+
+        self.push_screen(TagDialog(what, choices), done)
+
+    def action_export(self) -> None:
+        chosen = self._chosen()
+        if chosen is None:
+            return
+        ids, what = chosen
+        fmt, name = self.export_choice
+
+        def done(answer: tuple[str, str] | None) -> None:
+            if answer is not None:
+                self.export_choice = answer
+                self._write(lambda: actions.export(self.browsing, ids, *answer))
+
+        self.push_screen(ExportDialog(what, fmt, name, str(self.browsing.folder)), done)
+
+    @work(group="write")
+    async def _write(self, do: Callable[[], list[str]]) -> None:
+        """Run a write on the writing thread; say what it did, or why it did nothing."""
+        loop = asyncio.get_running_loop()
+        try:
+            said = await loop.run_in_executor(self._writes, do)
+        except PapersError as exc:
+            self.status.say(str(exc), "bold")
+            return
+        self.log_lines += said
+        self.status.say(" · ".join(said), "bold")
+        self.relist(self.listing, note=" · ".join(said))  # (the tags as now written)
+
+    def action_open_link(self) -> None:
+        hit = self.results.hit
+        if hit is None:
+            return
+        urls = hit.data.get("urls") or []
+        if not urls:
+            self.status.say(f"{hit.id} has no link", "bold")
+            return
+        self.status.say(actions.open_link(urls[0], self.opener()), "bold")
+
+    def action_copy_id(self) -> None:
+        hit = self.results.hit
+        if hit is not None:
+            self.copy_to_clipboard(hit.id)
+            self.status.say(f"copied {hit.id} (through the terminal: OSC 52)", "bold")
+
+    def action_similar(self) -> None:
+        hit = self.results.hit
+        if hit is not None:
+            self.status.say(f"looking for papers close to {hit.id} …")
+            self.relist(lambda stale: model.similar(self.browsing, hit))
+
+    def action_quit(self) -> None:
+        self.exit(0)
+
+    # -- a bug ------------------------------------------------------------------------------
+
+    def _handle_exception(self, error: Exception) -> None:
+        self.failure = error  # (the command raises it: one line, exit 70, as any command)
+        super()._handle_exception(error)
+
+    def _fatal_error(self) -> None:
+        """The app closes, its terminal restored; Textual's traceback only with PAPERS_DEBUG
+        (Textual's two hooks: it has no public one)."""
+        if os.environ.get("PAPERS_DEBUG"):
+            super()._fatal_error()
+        else:
+            self._close_messages_no_wait()

@@ -1,0 +1,172 @@
+"""The browser's widgets: the query box, the results list, the detail pane and the status
+line. They show what the app hands them; the keys' actions are the app's.
+
+Nothing here is given a string of Rich or Textual markup: every line is a
+``rich.text.Text`` built by ``lines``, so a record's ``[mask]`` reads as written.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.widget import Widget
+from textual.widgets import Input, OptionList
+from textual.widgets.option_list import Option
+
+from ..render import wrap
+from ..search.results.hits import Hit
+from ..text import terminal_safe
+from . import lines
+
+
+class QueryBox(Input):
+    """The query, searched as it is typed. Down, Tab (the app's keys), Enter or Escape
+    go to the results."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.focus_results", "results", show=False)
+    ]
+
+    def __init__(self, value: str = "") -> None:
+        super().__init__(
+            value=value,
+            placeholder="search: words in English or 中文; empty lists every paper",
+            id="query",
+            compact=True,
+            select_on_focus=False,
+        )
+
+
+class ResultsList(OptionList):
+    """The papers found, one line each: the marker of a marked paper, title, venue and
+    year, tags. The keys act on the highlighted paper, or on the marked ones."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "app.mark", "mark"),
+        Binding("a", "app.mark_all", "all"),
+        Binding("t", "app.tag", "tag"),
+        Binding("e", "app.export", "export"),
+        Binding("o", "app.open_link", "open"),
+        Binding("y", "app.copy_id", "copy"),
+        Binding("s", "app.similar", "similar"),
+        Binding("enter", "app.widen", "wide"),
+        Binding("q", "app.quit", "quit"),
+        Binding("escape,ctrl+c", "app.quit", "quit", show=False),
+        Binding("pagedown", "app.scroll_detail(1)", "detail", show=False),
+        Binding("pageup", "app.scroll_detail(-1)", "detail", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="results", compact=True)
+        self.hits: list[Hit] = []
+        self.marks: set[str] = set()
+        self._widths: tuple[int, int] = (0, 0)
+
+    @property
+    def hit(self) -> Hit | None:
+        """The highlighted paper."""
+        if self.highlighted is None or not 0 <= self.highlighted < len(self.hits):
+            return None
+        return self.hits[self.highlighted]
+
+    def _width(self) -> int:
+        return max(20, self.scrollable_content_region.width or self.app.size.width)
+
+    def show(self, hits: list[Hit], marks: set[str], keep: str | None = None) -> None:
+        """List *hits*; the paper *keep* stays highlighted if it is among them."""
+        self.hits, self.marks = hits, marks
+        width = self._width()
+        self._widths = lines.columns(hits, width)
+        options = [Option(lines.row(h, width, h.id in marks, self._widths)) for h in hits]
+        self.set_options(options)
+        at = next((i for i, h in enumerate(hits) if h.id == keep), 0)
+        self.highlighted = at if hits else None
+
+    def redraw(self, indexes: list[int] | None = None) -> None:
+        """Draw the rows again (all, or those at *indexes*): marks changed, or the width."""
+        width = self._width()
+        for i in range(len(self.hits)) if indexes is None else indexes:
+            hit = self.hits[i]
+            self.replace_option_prompt_at_index(
+                i, lines.row(hit, width, hit.id in self.marks, self._widths)
+            )
+
+    def on_resize(self) -> None:
+        if self.hits:
+            self._widths = lines.columns(self.hits, self._width())
+            self.redraw()
+
+    def action_cursor_down(self) -> None:
+        """Down stops at the last paper (no wrapping round to the first)."""
+        if self.highlighted is None or self.highlighted < len(self.hits) - 1:
+            super().action_cursor_down()
+
+
+class PaperText(Widget):
+    """A paper's details, laid out by ``lines.detail`` for the pane's width."""
+
+    DEFAULT_CSS = "PaperText { height: auto; }"
+
+    def __init__(self) -> None:
+        super().__init__(id="paper")
+        self.hit: Hit | None = None
+        self.marked = False
+        self._laid: tuple[int, list[Text]] | None = None
+
+    def show(self, hit: Hit | None, marked: bool) -> None:
+        self.hit, self.marked, self._laid = hit, marked, None
+        self.refresh(layout=True)
+
+    def _lines(self, width: int) -> list[Text]:
+        if self.hit is None:
+            return []
+        if self._laid is None or self._laid[0] != width:
+            self._laid = (width, lines.detail(self.hit, width, self.marked))
+        return self._laid[1]
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return max(1, len(self._lines(width)))
+
+    def render(self) -> Text:
+        return Text("\n").join(self._lines(self.size.width))
+
+
+class StatusLine(Widget):
+    """Under the query: how many papers, or what a key did (on a second line when one
+    is not enough: a file's whole path); how many are marked, on the right."""
+
+    DEFAULT_CSS = "StatusLine { height: auto; max-height: 2; }"
+    LINES = 2
+
+    def __init__(self) -> None:
+        super().__init__(id="status")
+        self.message = Text("")
+        self.marked = 0
+
+    def say(self, message: str, style: str = "dim") -> None:
+        self.message = Text(terminal_safe(message), style=style)  # (never markup)
+        self.refresh(layout=True)
+
+    def count(self, marked: int) -> None:
+        self.marked = marked
+        self.refresh(layout=True)
+
+    def _lines(self, width: int) -> list[Text]:
+        right = Text(f" {self.marked} marked ", style=lines.MARKED) if self.marked else Text()
+        room = max(1, width - cell_len(right.plain))
+        shown = wrap.wrap(self.message, room)[: self.LINES] or [Text("")]
+        if len(shown) == self.LINES:
+            shown[-1].truncate(room - 1)  # (room for the ellipsis of a longer message)
+            shown[-1].append("…" if len(wrap.wrap(self.message, room)) > self.LINES else "")
+        first = shown[0]
+        first.truncate(room, pad=True)
+        return [first + right, *shown[1:]]
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return len(self._lines(width))
+
+    def render(self) -> Text:
+        return Text("\n").join(self._lines(self.size.width))

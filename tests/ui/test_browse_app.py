@@ -1,0 +1,271 @@
+"""papers browse driven by its keys (Textual's pilot, no terminal): what the app shows
+and what it writes."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import threading
+from dataclasses import replace
+
+import pytest
+import yaml
+
+from papercli.search.index.paper_index import PaperIndex
+from papercli.search.questions.listing import similar
+from papercli.search.questions.search import search
+from papercli.store.library import Library
+from papercli.tags.taxonomy import load_taxonomy
+from papercli.ui import model
+from papercli.ui.app import BrowseApp
+from papercli.ui.dialogs import ExportDialog, TagDialog
+from papercli.ui.widgets import PaperText, QueryBox, ResultsList
+from testing import invoke, settle
+
+MUON = [
+    "iclr2026-convergence-muon-newton-schulz",
+    "iclr2026-ef21-muon",
+    "iclr2026-muonbp",
+    "iclr2026-convergence-analysis-adaptive-optimizers-under",
+]
+
+
+def make_app(root, query="", folder=None, opener=lambda: None) -> BrowseApp:
+    index = PaperIndex(Library(root)).open()
+    browsing = model.Browsing(index, load_taxonomy(), folder=folder or root.parent)
+    return BrowseApp(browsing, query, opener=opener)
+
+
+def run(scenario, app: BrowseApp, size=(100, 30)):
+    async def main():
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await scenario(pilot, app)
+
+    asyncio.run(main())
+    return app
+
+
+def listed(app: BrowseApp) -> list[str]:
+    return [h.id for h in app.query_one(ResultsList).hits]
+
+
+def status(app: BrowseApp) -> str:
+    return app.query_one("#status").message.plain.rstrip()
+
+
+def test_typing_searches_and_the_keys_move_between_query_and_list(browse_template):
+    async def scenario(pilot, app):
+        assert len(listed(app)) == 63 and status(app) == "63 papers"
+        assert isinstance(app.focused, QueryBox)
+        await pilot.press(*"muon")
+        await settle(pilot)
+        assert listed(app) == MUON and status(app) == "4 papers match 'muon'"
+        await pilot.press("down")
+        assert isinstance(app.focused, ResultsList)
+        assert app.query_one(PaperText).hit.id == MUON[0]
+        await pilot.press("down", "down")
+        assert app.query_one(PaperText).hit.id == MUON[2]
+        await pilot.press("up", "up", "up")  # (up from the first paper: the query)
+        assert isinstance(app.focused, QueryBox)
+        await pilot.press("tab")
+        assert isinstance(app.focused, ResultsList)
+        await pilot.press(*"/ -adam")  # (the keys after / are the query's at once)
+        await settle(pilot)
+        assert app.query_one(QueryBox).value == "muon -adam"
+        assert listed(app) == [h.id for h in search(app.browsing.index, "muon -adam")]
+        assert len(listed(app)) == 2
+        await pilot.press("enter")
+        assert isinstance(app.focused, ResultsList)
+        await pilot.press("enter")  # (the detail pane widened, and back)
+        assert app.query_one("#main").has_class("-wide")
+        await pilot.press("enter")
+        assert not app.query_one("#main").has_class("-wide")
+
+    run(scenario, make_app(browse_template))
+
+
+def test_a_new_query_starts_at_its_best_paper(browse_template):
+    async def scenario(pilot, app):
+        assert app.query_one(ResultsList).hit.id == MUON[3]  # (first by title)
+        app.query_one(QueryBox).value = "muon"  # (typed in one go: one search)
+        await settle(pilot)
+        assert app.query_one(ResultsList).highlighted == 0
+        await pilot.press("down", "down", "down")
+        app.check_library()  # (read again: nothing changed, and the highlight stays)
+        app._behind = True
+        app.check_library()
+        await settle(pilot)
+        assert app.query_one(ResultsList).hit.id == MUON[2]
+
+    run(scenario, make_app(browse_template))
+
+
+def test_a_query_half_typed_keeps_the_listing_and_says_why(browse_template):
+    async def scenario(pilot, app):
+        await pilot.press(*'"vehicle')
+        await settle(pilot)
+        assert status(app) == "unbalanced quote in '\"vehicle'"
+        assert len(listed(app)) == 63
+        await pilot.press(*' routing"')
+        await settle(pilot)
+        assert status(app) == "3 papers match '\"vehicle routing\"'"
+
+    run(scenario, make_app(browse_template))
+
+
+def test_marked_papers_are_exported_to_papers_bib(browse_template, tmp_path):
+    async def scenario(pilot, app):
+        await pilot.press("down", "space", "down", "space")
+        assert set(app.marks) == set(MUON[:2])
+        assert status(app) == "4 papers match 'muon'" and app.query_one("#status").marked == 2
+        assert [row.prompt.plain[:2] for row in app.query_one(ResultsList).options] == [
+            "* ",
+            "* ",
+            "  ",
+            "  ",
+        ]
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportDialog)
+        await pilot.press("enter")
+        await settle(pilot)
+        said = f"wrote 2 papers to {tmp_path / 'papers.bib'}"
+        assert status(app).startswith(said) and app.log_lines[0] == said
+        await pilot.press("a")  # every paper listed, then none
+        assert set(app.marks) == set(MUON)
+        await pilot.press("a")
+        assert app.marks == {}
+        await pilot.press("down", "e")  # (none marked: the highlighted one)
+        await pilot.pause()
+        await pilot.press("ctrl+u", *"one.md", "enter")
+        await settle(pilot)
+        assert app.log_lines[-2] == f"wrote 1 paper to {tmp_path / 'one.md'}"
+
+    run(scenario, make_app(browse_template, "muon", folder=tmp_path))
+    entries = (tmp_path / "papers.bib").read_text().count("\n@")
+    assert entries + (tmp_path / "papers.bib").read_text().startswith("@") == 2
+    assert "convergencemuon2026" in (tmp_path / "papers.bib").read_text()
+    assert "# EF21-Muon" not in (tmp_path / "one.md").read_text()
+    assert "MuonBP" in (tmp_path / "one.md").read_text()
+
+
+def test_tags_are_added_to_the_highlighted_paper_completing_aliases(browse_template, tmp_path):
+    root = tmp_path / "lib"
+    shutil.copytree(browse_template, root)
+
+    async def scenario(pilot, app):
+        await pilot.press("down", "down", "t")
+        await pilot.pause()
+        assert isinstance(app.screen, TagDialog)
+        await pilot.press(*"联邦", "tab", *", reading-list", "enter")
+        await settle(pilot)
+        assert status(app) == "added federated-learning, reading-list to 1 paper"
+        row = app.query_one(PaperText).hit
+        assert row.id == MUON[1] and "reading-list" in row.data["tags"]
+
+    run(scenario, make_app(root, "muon"))
+    record = yaml.safe_load((root / "papers" / f"{MUON[1]}.yaml").read_text())
+    assert record["tag_edits"]["added"] == ["federated-learning", "reading-list"]
+
+
+def test_open_copy_and_similar_act_on_the_highlighted_paper(browse_template):
+    async def scenario(pilot, app):
+        await pilot.press("down", "o")
+        assert status(app) == f"{MUON[0]} has no link"
+        await pilot.press("y")
+        assert app.clipboard == MUON[0]
+        assert status(app) == f"copied {MUON[0]} (through the terminal: OSC 52)"
+        await pilot.press("s")
+        await settle(pilot)
+        index = app.browsing.index
+        assert listed(app) == [h.id for h in similar(index, MUON[0], model.LIMIT)[1]]
+
+    run(scenario, make_app(browse_template, "muon"))
+
+
+def test_o_opens_the_link_with_the_system_opener_or_shows_it(browse_template, tmp_path):
+    async def scenario(pilot, app):
+        await pilot.press("down", "o")
+        assert status(app) == "opened https://github.com/callsys/GMPO"
+        app.opener = lambda: None  # (ssh, a console: no opener to reach)
+        await pilot.press("o")
+        assert status(app) == "link: https://github.com/callsys/GMPO"
+
+    seen = tmp_path / "opened"
+    script = tmp_path / "opener"
+    script.write_text(f'#!/bin/sh\nprintf %s "$1" > {seen}\n')
+    script.chmod(0o755)
+    run(scenario, make_app(browse_template, "gmpo", opener=lambda: [str(script)]))
+
+
+@pytest.mark.parametrize("keys", [["ctrl+c"], ["down", "q"], ["down", "escape"], ["escape", "q"]])
+def test_q_escape_in_the_list_and_ctrl_c_quit_with_exit_code_0(browse_template, keys):
+    async def scenario(pilot, app):
+        await pilot.press(*keys)
+        await pilot.pause()
+        assert app.return_code == 0
+
+    app = run(scenario, make_app(browse_template, "muon"))
+    assert app.return_value == 0
+
+
+def test_typing_while_a_search_runs_never_runs_the_stale_ones(browse_template, monkeypatch):
+    """The first search is held; the five keys typed meanwhile start one search, the
+    last, and the held one's listing is never shown."""
+    release, ran = threading.Event(), []
+    find = model.find
+
+    def held(browsing, text, stale):
+        ran.append(text)
+        if text == "m":
+            release.wait(10)
+        return find(browsing, text, stale)
+
+    monkeypatch.setattr(model, "find", held)
+
+    async def scenario(pilot, app):
+        await pilot.press("m")
+        await pilot.pause()
+        await pilot.press(*"uon -")
+        await pilot.press("backspace")
+        await pilot.pause()
+        release.set()
+        await settle(pilot)
+        assert ran == ["", "m", "muon "]
+        assert listed(app) == MUON and status(app) == "4 papers match 'muon'"
+
+    run(scenario, make_app(browse_template))
+
+
+def test_a_write_by_another_command_is_shown_once_committed(browse_template, tmp_path):
+    root = tmp_path / "lib"
+    shutil.copytree(browse_template, root)
+    other = Library(root)  # (another command: its own lock, as another process has)
+    new = replace(other.load(MUON[2]), id="iclr2026-muon-again", title="Muon Again", citekey=None)
+
+    async def scenario(pilot, app):
+        with other.lock():
+            with other.transaction() as txn:
+                txn.save(new)
+            app.check_library()  # (as its timer does)
+            await settle(pilot)
+            assert listed(app) == MUON  # the record is written; the index is not yet
+        app.check_library()
+        await settle(pilot)
+        assert listed(app) == ["iclr2026-muon-again", *MUON]
+
+    app = make_app(root, "muon")
+    run(scenario, app)
+
+
+def test_browse_needs_a_terminal_and_says_so_in_one_line(browse_template):
+    result = invoke("--library", str(browse_template), "browse", "muon")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == "papers: papers browse needs a terminal; papers search works in pipes\n"
+    listed_commands = invoke("--help").stdout
+    assert (
+        listed_commands.index(" search ")
+        < listed_commands.index(" browse ")
+        < (listed_commands.index(" similar "))
+    )

@@ -1,0 +1,59 @@
+"""The real ``papers browse`` in a real terminal (tmux): a library without an index is
+indexed first; two papers marked and exported compile under biber; quitting leaves the
+shell's screen clean."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from testing import need_tools
+from tmux import Terminal
+
+
+@pytest.mark.slow
+def test_search_mark_two_export_and_quit_in_tmux(bundled_copy, tmp_path):
+    need_tools("pdflatex", "biber")
+    work = tmp_path / "thesis"
+    work.mkdir()
+    with Terminal(80, 24, work) as term:
+        term.type(f"clear; papers --library {bundled_copy} browse; echo exit=$?")
+        term.wait_for(lambda s: "\n 63 papers" in s and "results" in s, 60)  # (the app's)
+        term.keys("-l", "muon")
+        term.wait_for(lambda s: "4 papers match 'muon'" in s, 10)
+        term.keys("Down", "Space", "Down", "Space")
+        term.wait_for(lambda s: "2 marked" in s, 10)
+        term.keys("e")
+        term.wait_for(lambda s: "Export the 2 marked papers" in s and "papers.bib" in s, 10)
+        term.keys("Enter")
+        term.wait_for(lambda s: "wrote 2 papers to /" in s, 10)  # (the path: after it ends)
+        term.keys("q")
+        screen = term.wait_for(lambda s: "exit=" in s, 10)
+    # the app's screen is gone; what it wrote is said again under the command
+    said = f"papers: wrote 2 papers to {work / 'papers.bib'}"
+    rows = [line for line in screen.splitlines() if line.strip() not in ("", "$")]
+    assert rows[0] == "papers: the library had no index: built it (63 papers)"
+    assert "".join(rows[1:-2]) == said  # (wrapped at 80 columns)
+    assert rows[-2:] == [
+        "papers: 2 of 2 entries name no authors: papers enrich can fill them in",
+        "exit=0",
+    ]
+    bib = (work / "papers.bib").read_text()
+    assert [line.split("{")[1] for line in bib.splitlines() if line.startswith("@")] == [
+        "convergencemuon2026,",
+        "ef21muon2026,",
+    ]
+    tex = (
+        "\\documentclass{article}\\usepackage[backend=biber]{biblatex}"
+        "\\addbibresource{papers.bib}"
+        "\\begin{document}\\nocite{*}\\printbibliography\\end{document}\n"
+    )
+    (work / "main.tex").write_text(tex)
+    pdf = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "main.tex"]
+    for step in (pdf, ["biber", "main"], pdf):
+        result = subprocess.run(step, cwd=work, capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, (step, result.stdout[-3000:])
+    bbl = (work / "main.bbl").read_text()
+    assert bbl.count("\\entry{") == 2
+    assert "\\entry{convergencemuon2026}" in bbl and "\\entry{ef21muon2026}" in bbl
