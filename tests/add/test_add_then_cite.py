@@ -35,7 +35,7 @@ def test_add_then_export_what_the_draft_cites_and_compile(
     arxiv_api, crossref_api, openreview, tmp_path, monkeypatch, tool
 ):
     need_tools("pdflatex", tool)
-    monkeypatch.setattr("papercli.add.arxiv.INTERVAL", 0.0)
+    monkeypatch.setattr("papercli.remote.arxiv.INTERVAL", 0.0)
     arxiv_api.add(paper("2501.00001", title="Sparse Kernels for Fast Attention"))
     crossref_api.add(
         work(

@@ -1004,25 +1004,25 @@ def test_venue_filter_takes_every_name_the_parser_accepts(run, tmp_path):
 
 
 # Digest pages whose headings name a concept, in either language: two papers under 强化学习
-# and one under "Reinforcement Learning" whose texts never say either; one under 优化/理论
-# whose title and summary do.
+# and one under "Reinforcement Learning" whose texts never say either (nor give a tag rule
+# a cue); one under 优化/理论 whose title and summary do.
 CATEGORY_PAGES = {
     "rl.txt": "🎮 强化学习¶\n🔬 ICLR2026 · 2 篇论文解读\n"
-    "- Curiosity Bonuses for Sparse-Reward Exploration\n-\n"
-    "提出一种基于好奇心的内在奖励，在稀疏奖励环境中提升探索效率。\n"
+    "- Options Discovery via Successor Features\n-\n"
+    "提出一种基于后继特征的选项发现方法，在迷宫任务中提升效率。\n"
     "- Planning with Learned World Models for Robotic Manipulation\n-\n"
     "提出一种基于世界模型的规划方法，用于机器人操作任务。\n",
     "rl-en.txt": "🎮 Reinforcement Learning¶\n🔬 NeurIPS2025 · 1 篇论文解读\n"
-    "- Reward Shaping Without Regret\n-\n提出一种无悔奖励塑形方法，保证最优策略不变。\n",
+    "- Potential Functions Without Regret\n-\n提出一种无悔势函数构造方法，保证最优解不变。\n",
     "theory.txt": "📐 优化/理论¶\n🔬 ICLR2026 · 1 篇论文解读\n"
     "- Sample Complexity of Reinforcement Learning with Linear Critics\n-\n"
     "给出线性评论家强化学习的样本复杂度上界。\n",
 }
 SAYS_IT = "iclr2026-sample-complexity-reinforcement-learning-linear"
 UNDER_IT = {
-    "iclr2026-curiosity-bonuses-sparse-reward-exploration": "category: 强化学习 (reinforcement learning)",
+    "iclr2026-options-discovery-successor-features": "category: 强化学习 (reinforcement learning)",
     "iclr2026-planning-learned-world-models-robotic": "category: 强化学习 (reinforcement learning)",
-    "neurips2025-reward-shaping-without-regret": "category: Reinforcement Learning (强化学习)",
+    "neurips2025-potential-functions-without-regret": "category: Reinforcement Learning (强化学习)",
 }
 
 
