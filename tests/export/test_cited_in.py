@@ -109,3 +109,34 @@ def test_the_draft_compiles_with_no_undefined_citation(run, tmp_path, tool):
     log = _compile(tmp_path, [[tool, "draft"], pdf, pdf])
     assert "undefined" not in log.lower(), log[-2000:]
     assert len(entry_keys(out.read_text("utf-8"))) == 4
+
+
+def test_the_format_is_bibtex_for_a_draft_or_the_one_the_output_file_names(
+    run, tmp_path, monkeypatch
+):
+    """``--cited-in draft.tex -o refs.bib`` wrote Markdown into refs.bib: a draft's papers
+    are BibTeX, and an output file's suffix names its format, unless --format says."""
+    monkeypatch.delenv("PAPERS_EXPORT_FORMAT", raising=False)
+    tex = tmp_path / "draft.tex"
+    tex.write_text(draft(BIBTEX), "utf-8")
+    plain = run("export", "--cited-in", str(tex))
+    assert (plain.exit_code, entry_keys(plain.stdout)[:1]) == (0, ["muonbp2026"])
+    for name, starts in (
+        ("refs.bib", "% papers: "),
+        ("papers.md", "# Papers (4)"),
+        ("papers.yaml", "---\nid: iclr2026-muonbp\n"),
+        ("papers.json", '[\n  {\n    "id": "iclr2026-muonbp"'),
+    ):
+        result = run("export", "--cited-in", str(tex), "-o", str(tmp_path / name))
+        assert result.exit_code == 0, result.stderr
+        assert (tmp_path / name).read_text("utf-8").startswith(starts), name
+    assert entry_keys((tmp_path / "refs.bib").read_text("utf-8"))[0] == "muonbp2026"
+    said = run("export", "--cited-in", str(tex), "-o", str(tmp_path / "x.bib"), "-f", "markdown")
+    assert (tmp_path / "x.bib").read_text("utf-8").startswith("# Papers (4)"), said.stderr
+    monkeypatch.setenv("PAPERS_EXPORT_FORMAT", "biblatex")  # (a .bib of the user's family)
+    assert run("export", "--cited-in", str(tex), "-o", str(tmp_path / "y.bib")).exit_code == 0
+    assert "\\" not in (tmp_path / "y.bib").read_text("utf-8").split("title", 1)[1][:40]
+    listed = run("export", "muon")  # (no draft, no file: the setting, biblatex)
+    assert listed.stdout.startswith("% papers: authors unknown")
+    monkeypatch.setenv("PAPERS_EXPORT_FORMAT", "csl-json")
+    assert run("export", "--cited-in", str(tex)).stdout.startswith('[\n  {\n    "id"')

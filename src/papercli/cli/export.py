@@ -29,7 +29,7 @@ def export(
     ] = None,
     fmt: Annotated[
         str | None,
-        typer.Option("--format", "-f", help=f"{FORMAT_NAMES} (default: the export_format setting)"),
+        typer.Option("--format", "-f", help=f"{FORMAT_NAMES} (default: see below)"),
     ] = None,
     cited_in: Annotated[
         list[Path] | None,
@@ -47,10 +47,15 @@ def export(
     """Export papers as Markdown, BibTeX, CSL-JSON, JSON or YAML.
 
     Without a query, tag or id, exports the whole library, ordered by id. A query
-    exports what papers search lists. bibtex is
-    ASCII for classic bibtex; biblatex is UTF-8 for biber; json and yaml are whole
-    records that papers ingest reads back. --output replaces FILE only once the export
-    is whole, and keeps its permissions (a new file gets the usual ones, as with >).
+    exports what papers search lists. bibtex is ASCII for classic bibtex; biblatex is
+    UTF-8 for biber; json and yaml are whole records that papers ingest reads back.
+    --output replaces FILE only once the export is whole, and keeps its permissions (a
+    new file gets the usual ones, as with >).
+
+    Without --format, the format is the one --output's name says (.bib: bibtex, or
+    biblatex when that is the export_format setting; .json: json or csl-json, likewise;
+    .md; .yaml), else the export_format setting; what a draft cites is BibTeX unless
+    that setting was set.
 
     \b
     Examples:
@@ -73,7 +78,10 @@ def export(
     from ..search.questions.select import RecordStream
 
     session: Session = ctx.obj
-    fmt = fmt or session.settings["export_format"].value
+    setting = session.settings["export_format"]
+    fmt = exporters.choose_format(
+        fmt, setting.value, setting.origin != "default", output and str(output), bool(cited_in)
+    )
     if fmt not in exporters.FORMATS:
         raise UsageError(f"unknown format {fmt!r} (choose {FORMAT_NAMES})")
     # (renaming over a folder would fail at the end, naming the temporary file)

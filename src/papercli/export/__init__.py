@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 from collections.abc import Iterator
+from pathlib import Path
 
 from ..store.record import Record
 from ..text import inert
@@ -32,6 +33,33 @@ FORMATS: dict[str, tuple[str, dict]] = {
     "json": ("records", {"fmt": "json"}),
     "yaml": ("records", {"fmt": "yaml"}),
 }
+
+
+# An output file's suffix names its format's family: markdown never lands in refs.bib.
+_BY_SUFFIX = {
+    ".bib": ("bibtex", "biblatex"),
+    ".json": ("json", "csl-json"),
+    ".md": ("markdown",),
+    ".markdown": ("markdown",),
+    ".yaml": ("yaml",),
+    ".yml": ("yaml",),
+}
+
+
+def choose_format(
+    given: str | None, setting: str, set_by_user: bool, output: str | None, draft: bool
+) -> str:
+    """The format of an export: ``--format``; else the one *output*'s suffix names (the
+    setting if it is of that family); else the setting if the user set it; else BibTeX
+    for the papers a draft cites (*draft*), Markdown for the rest (the setting's default)."""
+    if given:
+        return given
+    family = _BY_SUFFIX.get(Path(output).suffix.lower()) if output else None
+    if family:
+        return setting if setting in family else family[0]
+    if set_by_user or not draft:
+        return setting
+    return "bibtex"
 
 
 COMPLETE = ("json", "yaml")  # whole records, read back by ingest: escaped, not cleaned
