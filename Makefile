@@ -37,12 +37,13 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
-## bench: timings side by side in one run, written to BENCHMARKS.md (~5 min), then the glossary bridge's cost, a concept's cost in cold processes at 10k papers (library cached in benchmarks/.cache) and the per-hit cost against papis (own venv); BENCH_ARGS="--sizes 1000,10000,100000"
+## bench: timings side by side in one run, written to BENCHMARKS.md (~5 min), then the glossary bridge's cost, a concept's cost in cold processes at 10k papers (library cached in benchmarks/.cache) the per-hit cost against papis (own venv) and papers browse's keystroke and first screen; BENCH_ARGS="--sizes 1000,10000,100000"
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py --output BENCHMARKS.md $(BENCH_ARGS)
 	$(BIN)/python benchmarks/bridge_cost.py
 	$(BIN)/python benchmarks/concept_cost.py
 	$(BIN)/python benchmarks/per_hit.py
+	$(BIN)/python benchmarks/browse_cost.py
 
 ## eval: search quality per judged set and language (recall, P@10, nDCG@10; default and --exact), and the "no paper" answers a literal scan contradicts (~1.5 min; 3 on a busy machine); then the share of papers the taxonomy tags, on the bundled seeds and tests/data/areas (~20 s)
 eval: $(STAMP)
