@@ -163,6 +163,9 @@ def test_tags_are_added_to_the_highlighted_paper_completing_aliases(browse_templ
         assert status(app) == "added federated-learning, reading-list to 1 paper"
         row = app.query_one(PaperText).hit
         assert row.id == MUON[1] and "reading-list" in row.data["tags"]
+        app.check_library()  # (the app's look at the library, a second later: our write)
+        await settle(pilot)
+        assert status(app) == "added federated-learning, reading-list to 1 paper"
 
     run(scenario, make_app(root, "muon"))
     record = yaml.safe_load((root / "papers" / f"{MUON[1]}.yaml").read_text())

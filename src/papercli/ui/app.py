@@ -96,6 +96,7 @@ class BrowseApp(App[int]):
         self._writes = ThreadPoolExecutor(1, thread_name_prefix="papers-write")
         self._seen = model.library_state(browsing)
         self._behind = False  # the index is behind the records: a writer is at work
+        self.said = ""  # what the last write did: stays on the status line until a new query
 
     # -- layout -----------------------------------------------------------------------------
 
@@ -141,6 +142,7 @@ class BrowseApp(App[int]):
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if isinstance(event.input, QueryBox):
+            self.said = ""
             self.relist(self._search(event.value))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -207,9 +209,9 @@ class BrowseApp(App[int]):
         index is behind the records (another command is writing), each time, until it has
         caught up (each read is of the index as last committed)."""
         state = model.library_state(self.browsing)
-        if state != self._seen or self._behind:
+        if state != self._seen or self._behind:  # (our own writes too: said again)
             self._seen = state
-            self.relist(self.listing, catch_up=True)
+            self.relist(self.listing, catch_up=True, note=self.said)
 
     # -- keys -------------------------------------------------------------------------------
 
@@ -320,8 +322,9 @@ class BrowseApp(App[int]):
             self.status.say(str(exc), "bold")
             return
         self.log_lines += said
-        self.status.say(" · ".join(said), "bold")
-        self.relist(self.listing, note=" · ".join(said))  # (the tags as now written)
+        self.said = " · ".join(said)
+        self.status.say(self.said, "bold")
+        self.relist(self.listing, note=self.said)  # (the tags as now written)
 
     def action_open_link(self) -> None:
         hit = self.results.hit
