@@ -328,3 +328,36 @@ def test_a_progress_line_leaves_room_for_the_terminals_ctrl_c_echo(what):
     lines = [line for line in re.split(r"[\r\n]", drawn) if line.strip()]
     assert lines and any(what in line for line in lines)
     assert max(len(line) for line in lines) <= 78
+
+
+def test_a_message_wider_than_the_terminal_is_folded_between_words():
+    """At 80 columns the terminal cut "(on standard outpu|t)" in two (seen in tmux): a line
+    on a terminal's stderr is folded at word or Chinese-character boundaries, under its
+    first word; a pipe or file gets the one line."""
+    from papercli.render.environment import Environment
+
+    message = (
+        "'scaling laws sparse reward': 2 papers could be meant (on standard output); add "
+        "one by its id or link, or run papers add on a terminal to choose"
+    )
+    screen = _Screen()
+    Environment(io.StringIO(), screen, size=(80, 24)).say(message)
+    assert screen.getvalue() == (
+        "papers: 'scaling laws sparse reward': 2 papers could be meant (on standard\n"
+        "        output); add one by its id or link, or run papers add on a terminal to\n"
+        "        choose\n"
+    )
+    screen = _Screen()
+    Environment(io.StringIO(), screen, size=(41, 24)).say(
+        "no paper matches '大语言模型的推理能力与强化学习'"
+    )
+    assert screen.getvalue() == (
+        "papers: no paper matches '大语言模型的推\n        理能力与强化学习'\n"
+    )
+    screen = _Screen()  # (a path is never cut: the terminal folds what is wider than a line)
+    path = "/tmp/" + "a-long-folder-name/" * 4 + "papers.bib"
+    Environment(io.StringIO(), screen, size=(60, 24)).say(f"wrote 2 papers to {path}")
+    assert screen.getvalue() == f"papers: wrote 2 papers to\n        {path}\n"
+    piped = io.StringIO()
+    Environment(io.StringIO(), piped, size=(80, 24)).say(message)
+    assert piped.getvalue() == f"papers: {message}\n"

@@ -41,5 +41,7 @@ def exit_for(exc: Exception) -> typer.Exit:
 
 def fail(message: str, code: int) -> typer.Exit:
     if sys.stderr is not None:
-        sys.stderr.write(f"papers: {message}\n")
+        from ..render.environment import Environment
+
+        Environment.of_process().say(message)
     return typer.Exit(code)

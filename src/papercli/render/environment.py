@@ -100,9 +100,33 @@ class Environment:
 
     # -- messages -----------------------------------------------------------------------------
 
+    @cached_property
+    def stderr_width(self) -> int | None:
+        """The terminal's width on stderr; None when stderr is not a terminal."""
+        if not self.stderr_is_terminal:
+            return None
+        if self.size:
+            return self.size[0]
+        try:
+            return os.get_terminal_size(self.stderr.fileno()).columns
+        except (AttributeError, OSError, ValueError):
+            return None
+
     def say(self, message: str) -> None:
-        """One line on stderr: ``papers: message``."""
-        self.stderr.write(f"papers: {message}\n")
+        """One line on stderr: ``papers: message``. On a terminal a line wider than the
+        screen is folded at word (or Chinese character) boundaries under its first word,
+        where the terminal itself would cut a word in two."""
+        line = f"papers: {message}"
+        width = self.stderr_width
+        if width and width > 30 and len(line) > width // 2 and "\n" not in message:
+            from rich.cells import cell_len
+
+            if cell_len(line) >= width:
+                from .wrap import fold
+
+                folded = fold(message, width - len("papers: ") - 1)
+                line = "\n        ".join(["papers: " + folded[0], *folded[1:]])
+        self.stderr.write(line + "\n")
         self.stderr.flush()
 
     def warn(self, message: str) -> None:

@@ -78,3 +78,27 @@ def items(pieces: list[Text], width: int, separator: str = ", ") -> list[Text]:
         *full, line = wrap(token, width)
         lines += full
     return [*lines, line]
+
+
+def fold(text: str, width: int) -> list[str]:
+    """*text* (one line) in lines of at most *width* cells, broken only after a space or
+    next to a Chinese character: a path, link or id is never cut (one wider than a line
+    stands alone on its line, for the terminal to fold as it would)."""
+    from unicodedata import east_asian_width
+
+    def wide(ch: str) -> bool:
+        return east_asian_width(ch) in "WF"
+
+    ends = sorted(
+        {end for end in break_offsets(text) if wide(text[end - 1]) or wide(text[end:][:1] or "a")}
+        | {i for i in range(1, len(text) + 1) if text[i - 1].isspace() and text[i:][:1] != " "}
+        | {len(text)}
+    )
+    lines, line, start = [], "", 0
+    for end in ends:
+        piece, start = text[start:end], end
+        if line and cell_len((line + piece).rstrip()) > width:
+            lines.append(line.rstrip())
+            line = ""
+        line += piece
+    return [*lines, line.rstrip()]
