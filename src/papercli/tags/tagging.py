@@ -27,7 +27,28 @@ from .taxonomy import TAG_RE, Taxonomy
 
 def auto_tags(record: Record, taxonomy: Taxonomy) -> set[str]:
     texts = (record.title, record.short_name, record.abstract, record.summary_zh)
-    return set(taxonomy.tag_text(*texts))
+    return set(taxonomy.tag_text(*texts)) | heading_tags(record.categories, taxonomy)
+
+
+# Where a heading joins subjects ("Detection & Segmentation", 图像与视频生成, LLM/NLP), and
+# where its scope ends (大模型：推理、对齐与智能体).
+_JOINS_RE = re.compile(r"\s*(?:[/&+,，、;；]|\band\b|与|和|及)\s*")
+_SCOPE_RE = re.compile(r"\s*[:：]\s*")
+
+
+def heading_tags(categories: list[str], taxonomy: Taxonomy) -> set[str]:
+    """The tags the digest page's headings (a record's categories) give its papers: the
+    page author's own word on their area. A heading of one subject (强化学习, Graph
+    Learning) gives the tags its words earn, as a paper's text would; one that joins
+    several (Detection & Segmentation, 图像与视频生成) only those every part earns, since a
+    paper under it may be of any one part; a scope before a colon (大模型：推理、对齐与智能体)
+    holds for all of them."""
+    out: set[str] = set()
+    for heading in categories:
+        *scope, rest = _SCOPE_RE.split(heading, maxsplit=1)
+        parts = [set(taxonomy.tag_text(p)) for p in _JOINS_RE.split(rest) if p]
+        out |= set(taxonomy.tag_text(*scope)) | (set.intersection(*parts) if parts else set())
+    return out
 
 
 def apply_tags(record: Record, auto: set[str]) -> bool:

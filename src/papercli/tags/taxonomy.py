@@ -14,7 +14,8 @@ name in the user's config folder replaces it. Each tag is lower-case kebab-case:
                                         # passing (a baseline, a result claim); unlike an
                                         # exclusion, still the concept for search's bridge
 
-Matching runs over the title, short name, abstract and Chinese summary.
+Matching runs over the title, short name, abstract and Chinese summary, and over the
+headings a digest page put the paper under (``tagging.heading_tags``).
 """
 
 from __future__ import annotations
