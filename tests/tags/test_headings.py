@@ -43,8 +43,8 @@ def test_a_heading_gives_the_tags_of_its_one_subject(tax, heading, expected):
 def test_a_paper_whose_text_names_no_area_is_tagged_by_its_heading(tax):
     record = Record(
         id="x",
-        title="Predicting Watch Time in Short-Video Feeds with Duration-Debiased Quantiles",
-        summary_zh="观看时长受视频长度影响严重，将其离散为分位数区间进行预测。",
+        title="Duration-Debiased Quantiles for Engagement Prediction",
+        summary_zh="用户停留时间受内容长度影响严重，将其离散为分位数区间进行预测。",
         categories=["推荐系统"],
     )
     assert auto_tags(record, tax) == {"recommender-system"}
