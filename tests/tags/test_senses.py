@@ -1,10 +1,13 @@
-"""Words an area shares with other subjects earn no tag in their other senses (issue 45:
-heldout's wrong tags, judged by a reviewer)."""
+"""Words an area shares with other subjects earn no tag in their other senses, and a topic a
+paper names only as what it is compared with is not the paper's (issue 45: heldout's wrong
+tags, judged by a reviewer)."""
 
 from __future__ import annotations
 
 import pytest
 
+from papercli.store.record import Record
+from papercli.tags.tagging import auto_tags
 from papercli.tags.taxonomy import PACKAGE_FILE, load_taxonomy
 
 
@@ -44,3 +47,31 @@ def tax():
 )
 def test_a_word_in_its_other_sense_earns_no_tag(tax, text, expected):
     assert tax.tag_text(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("summary", "absent", "kept"),
+    [
+        ("相比基于强化学习的视角规划基线，所需视角数减少 35%。", "reinforcement-learning", set()),
+        ("We improve over chain-of-thought prompting by 18%.", "chain-of-thought", set()),
+        ("Our model is 14% better than transformer-based imputation.", "transformers", set()),
+        # 比特 is "bit", not a comparison
+        ("联合设计 4 比特 KV 缓存的量化", None, {"kv-cache", "quantization"}),
+        # a rival on speed solves the same problem: its area is the paper's
+        ("优化间隙仅 0.83%，速度比元启发式快 45 倍。", None, {"combinatorial-optimization"}),
+        # what is compared is Adam; the language models trained are the workload
+        ("gains over Adam for language model training", "adam", {"llm"}),
+    ],
+)
+def test_a_topic_named_only_as_a_baseline_earns_no_tag(tax, summary, absent, kept):
+    tags = auto_tags(Record(id="x", summary_zh=summary), tax)
+    assert absent not in tags and kept <= tags
+
+
+def test_a_baseline_named_in_the_title_is_the_papers_own(tax):
+    record = Record(
+        id="x",
+        title="Chain-of-Thought Revisited",
+        abstract="We improve over chain-of-thought prompting.",
+    )
+    assert "chain-of-thought" in auto_tags(record, tax)

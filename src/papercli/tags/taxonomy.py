@@ -15,7 +15,8 @@ name in the user's config folder replaces it. Each tag is lower-case kebab-case:
                                         # exclusion, still the concept for search's bridge
 
 Matching runs over the title, short name, abstract and Chinese summary, and over the
-headings a digest page put the paper under (``tagging.heading_tags``).
+headings a digest page put the paper under (``tagging.heading_tags``); a topic a paper
+names only as what it is compared with earns no tag (``tagging.only_as_baseline``).
 """
 
 from __future__ import annotations
