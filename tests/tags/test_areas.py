@@ -116,7 +116,7 @@ EXPECTED = {
     "Best-of-N Jailbreaking": {"ai-safety"},  # (音频输入: no speech tag)
     "DP-LoRA": {"parameter-efficient-fine-tuning", "privacy"},
     "Robust Watermarking": {"llm", "watermarking"},
-    "Backdoor Attacks on Code": {"backdoor-attack", "code-generation", "llm"},
+    "Backdoor Attacks on Code": {"backdoor-attack", "code-generation", "data-poisoning", "llm"},
     "Counterfactual fairness": {"causal-inference", "fairness"},
     "Adversarial training improves": {"adversarial-examples"},
     # speech, time series, recommendation, science
@@ -125,12 +125,13 @@ EXPECTED = {
     "TimesFM-2": {"time-series"},
     "Click-through rate": {"recommender-system"},
     "Generative Retrieval for Sequential": {"recommender-system", "transformers"},
-    "Anomaly detection in multivariate": {"anomaly-detection"},
+    "Anomaly detection in multivariate": {"anomaly-detection", "time-series"},
     "Equivariant Flow Matching": {"flow-matching", "molecular-modeling", "optimal-transport"},
     "Fourier Neural Operators": {"partial-differential-equation"},
     "Physics-Informed Neural Networks Fail": {"implicit-bias", "partial-differential-equation"},
-    "Aurora-Lite": {"ai-for-science", "time-series", "transformers"},  # (单次推理: inference)
-    "Gaussian Process Surrogates": {"bayesian-optimization"},
+    # (单次推理: inference; the weather is a field forecast on a grid, no time series)
+    "Aurora-Lite": {"ai-for-science", "transformers"},
+    "Gaussian Process Surrogates": {"automl", "bayesian-optimization"},  # (超参数优化)
     "Tabular Foundation Models": {"in-context-learning", "tabular-data", "transformers"},
 }
 
@@ -186,3 +187,79 @@ def test_a_tuning_paper_gets_the_tags_of_its_areas(tax, entries, key):
 )
 def test_area_aliases_on_ambiguous_text(tax, text, expected):
     assert tax.tag_text(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese", "tag"),
+    [
+        # areas of the ICML 2025 call for papers and arXiv cs.CL that had no tag
+        (
+            "unbiased learning to rank from click logs",
+            "基于点击日志的无偏排序学习",
+            "learning-to-rank",
+        ),
+        ("a deep clustering method for images", "一种深度聚类方法", "clustering"),
+        ("computing a Nash equilibrium of the auction", "求解拍卖中的纳什均衡", "game-theory"),
+        (
+            "inference in a probabilistic graphical model",
+            "概率图模型中的推断",
+            "probabilistic-graphical-model",
+        ),
+        ("model predictive control of a quadrotor", "四旋翼的模型预测控制", "optimal-control"),
+        ("neural architecture search on a budget", "低成本的神经架构搜索", "automl"),
+        ("kernel ridge regression in high dimension", "高维核岭回归", "kernel-method"),
+        ("multi-task learning with shared experts", "共享专家的多任务学习", "multi-task-learning"),
+        ("curriculum learning for arithmetic", "用于算术的课程学习", "curriculum-learning"),
+        ("data selection for pretraining", "预训练的数据选择", "data-selection"),
+        (
+            "dataset distillation by trajectory matching",
+            "基于轨迹匹配的数据集蒸馏",
+            "dataset-distillation",
+        ),
+        (
+            "named entity recognition in clinical notes",
+            "临床文本的命名实体识别",
+            "information-extraction",
+        ),
+        ("abstractive summarization of meetings", "会议的生成式摘要", "summarization"),
+        ("a task-oriented dialogue system", "任务型对话系统", "dialogue-system"),
+        # areas that had a tag but missed their common words
+        (
+            "a defense against data poisoning with poisoned examples",
+            "防御数据投毒",
+            "data-poisoning",
+        ),
+        ("mistake bounds via the Littlestone dimension", "在线学习的错误界", "online-learning"),
+        ("detecting anomalies in sensor streams", "传感器数据的异常检测", "anomaly-detection"),
+        (
+            "a foundation model whose forecasts need no training",
+            "负荷预测的基础模型",
+            "time-series",
+        ),
+        ("weak-to-strong generalization", "弱到强泛化", "alignment"),
+    ],
+)
+def test_a_main_area_of_ml_is_tagged_in_both_languages(tax, english, chinese, tag):
+    assert tag in tax.tag_text(english)
+    assert tag in tax.tag_text(chinese)
+
+
+@pytest.mark.parametrize(
+    ("text", "absent"),
+    [
+        # a method that clusters on the way; a method that needs no hyperparameter search
+        ("clustering strategies that minimize inter-group divergence", "clustering"),
+        ("提出聚类联邦学习框架", "clustering"),
+        ("无需任何超参数搜索", "automl"),
+        # a Gaussian process inside a method; a prior akin to support vector machines
+        ("通过高斯过程预测每个 prompt 的成功概率", "kernel-method"),
+        # GANs play a zero-sum game; benchmarks list summarization; jailbreaks attack chatbots
+        ("the generator and discriminator play a zero-sum game", "game-theory"),
+        ("on instruction following and summarization benchmarks", "summarization"),
+        ("jailbreaking a chatbot", "dialogue-system"),
+        # the weather is forecast on a grid: science, not a time series
+        ("medium-range weather forecasting from ERA5", "time-series"),
+    ],
+)
+def test_a_word_an_area_shares_with_another_subject_does_not_tag_it(tax, text, absent):
+    assert absent not in tax.tag_text(text)

@@ -22,12 +22,87 @@ from ..errors import RecordError, UsageError
 from ..progress import Progress, quiet
 from ..store.library import Library
 from ..store.record import Record
-from .taxonomy import TAG_RE, Taxonomy
+from .taxonomy import TAG_RE, Tag, Taxonomy, word_set
 
 
 def auto_tags(record: Record, taxonomy: Taxonomy) -> set[str]:
     texts = (record.title, record.short_name, record.abstract, record.summary_zh)
-    return set(taxonomy.tag_text(*texts))
+    found = set(taxonomy.tag_text(*texts))
+    if found and _COMPARISON.search(" ".join(t for t in texts[2:] if t)):
+        fields = [(name, t, t.lower()) for name, t in zip(_FIELDS, texts, strict=True) if t]
+        fields = [(name, t, low, word_set(low)) for name, t, low in fields]
+        found = {name for name in found if not only_as_baseline(taxonomy.tags[name], fields)}
+    return found | heading_tags(record.categories, taxonomy)
+
+
+_FIELDS = ("title", "short_name", "abstract", "summary_zh")
+# (a text without one of these words compares with nothing: most tags need no second look)
+_COMPARISON = re.compile(r"than|over|vers|vs|outperform|compared|比|优于|超越|基线|baseline", re.I)
+
+
+# What a paper compares itself with: "over X", "than previous X", "outperforms X", "X
+# baselines", 相比基于 X, 比 X (not 比特 "bit", 对比 "contrast"). Stricter than search's reading
+# of the same role (``passing.baseline``), which only ranks a paper lower: here the tag goes,
+# so the comparison must stand right before the mention ("over Adam for language model
+# training" compares optimizers, not language models).
+_COMPARED = re.compile(
+    r"\b(?:than|over|versus|vs\.?|outperforms?|outperforming|compared (?:to|with))\s+(?:\S+\s+)?$"
+    r"|(?:(?<![可对])比(?![特例率值])|相比于?|相较于?|优于|超越了?)[^，。,;；]{0,12}$",
+    re.I,
+)
+_BASELINE = re.compile(r"\s*(?:的)?\s*(?:基线|baselines?\b)", re.I)
+# ... except a rival on speed ("faster than metaheuristics", 比元启发式快): what solves the same
+# problem, so its area is the paper's too (DeCoST routes faster than metaheuristics).
+_FASTER = re.compile(r"\b(?:faster|slower|quicker)\s+than\s+(?:\S+\s+)?$", re.I)
+_QUICKER = re.compile(r"[^，。,;；]{0,3}?[快慢]")
+
+
+def as_baseline(text: str, start: int, end: int) -> bool:
+    """Whether the mention text[start:end] is what the paper is compared with."""
+    if _BASELINE.match(text, end):
+        return True
+    before = max(0, start - 20)
+    return bool(
+        _COMPARED.search(text, before, start)
+        and not _FASTER.search(text, before, start)
+        and not _QUICKER.match(text, end)
+    )
+
+
+def only_as_baseline(tag: Tag, fields: list[tuple[str, str, str, set[str]]]) -> bool:
+    """Whether a paper names *tag* only as what it is compared with ("相比基于强化学习的
+    基线", "improves over chain-of-thought prompting"): the topic of its baseline, not its
+    own. *fields*: (name, text, its lower case, its words) of each of the paper's texts,
+    the title first; a mention in the title or short name is never one (as search's
+    ``passing.passing`` reads it). Stops at the first mention that is no baseline."""
+    named = False
+    for name, text, lowered, words in fields:
+        for start, end in tag.spans(text, lowered, words):
+            if name in ("title", "short_name") or not as_baseline(text, start, end):
+                return False
+            named = True
+    return named
+
+
+# Where a heading joins subjects ("Detection & Segmentation", 图像与视频生成, LLM/NLP), and
+# where its scope ends (大模型：推理、对齐与智能体).
+_JOINS_RE = re.compile(r"\s*(?:[/&+,，、;；]|\band\b|与|和|及)\s*")
+_SCOPE_RE = re.compile(r"\s*[:：]\s*")
+
+
+def heading_tags(categories: list[str], taxonomy: Taxonomy) -> set[str]:
+    """The tags the digest page's headings (a record's categories) give its papers: the
+    page author's own word on their area. A heading of one subject (强化学习, Graph
+    Learning) gives the tags its words earn, as a paper's text would; one that joins
+    several (Detection & Segmentation, 图像与视频生成) only those every part earns, since a
+    paper under it may be of any one part; a scope before a colon (大模型：推理、对齐与智能体)
+    holds for all of them."""
+    out: set[str] = set()
+    for heading in categories:
+        *scope, rest = _SCOPE_RE.split(heading, maxsplit=1)
+        parts = [set(taxonomy.tag_text(p)) for p in _JOINS_RE.split(rest) if p]
+        out |= set(taxonomy.tag_text(*scope)) | (set.intersection(*parts) if parts else set())
+    return out
 
 
 def apply_tags(record: Record, auto: set[str]) -> bool:

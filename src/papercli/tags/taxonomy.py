@@ -14,7 +14,9 @@ name in the user's config folder replaces it. Each tag is lower-case kebab-case:
                                         # passing (a baseline, a result claim); unlike an
                                         # exclusion, still the concept for search's bridge
 
-Matching runs over the title, short name, abstract and Chinese summary.
+Matching runs over the title, short name, abstract and Chinese summary, and over the
+headings a digest page put the paper under (``tagging.heading_tags``); a topic a paper
+names only as what it is compared with earns no tag (``tagging.only_as_baseline``).
 """
 
 from __future__ import annotations
@@ -29,38 +31,20 @@ from pathlib import Path
 
 from ..errors import PapersError, TaxonomyError
 from ..text import fold_key
+from .patterns import (
+    PLAIN_WORD_RE,
+    near,
+    needle_starts,
+    phrase_needle,
+    phrase_pattern,
+    prepare,
+    windowed,
+    word_pattern,
+    word_set,
+)
 
 TAG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 PACKAGE_FILE = Path(__file__).with_name("taxonomy.yaml")
-
-
-_PLAIN_WORD_RE = re.compile(r"[a-z0-9]+")
-_SPACE_RUN_RE = re.compile(r"[\s-]{2,}")
-
-
-def word_set(lowered: str) -> set[str]:
-    """The words of a lower-cased text, with their singulars: what a needle is checked in."""
-    words = set(_PLAIN_WORD_RE.findall(lowered))
-    words |= {w[:-1] for w in words if w.endswith("s")} | {
-        w[:-2] for w in words if w.endswith("es")
-    }
-    return words
-
-
-def _word_pattern(word: str) -> str:
-    """An acronym-like word (2+ capitals: LLM, GRPO, FL) matches as written; others in any case."""
-    if sum(c.isupper() for c in word) >= 2:
-        return re.escape(word)
-    return f"(?i:{re.escape(word)})"
-
-
-def _phrase_pattern(phrase: str) -> re.Pattern:
-    """A literal *phrase* whose words written with 2+ capitals match as written (see
-    ``_word_pattern``); everything else in any case."""
-    pieces = enumerate(re.split(r"([A-Za-z0-9]+)", phrase))
-    return re.compile(
-        "".join(_word_pattern(p) if i % 2 else f"(?i:{re.escape(p)})" for i, p in pieces)
-    )
 
 
 @dataclass
@@ -82,8 +66,8 @@ class Tag:
         for alias in self.en:
             words = [w.lower() for w in re.split(r"[\s-]+", alias.strip()) if w]
             needle = max(words, key=len)
-            plain = frozenset(w for w in words if _PLAIN_WORD_RE.fullmatch(w))
-            out.append((needle, bool(_PLAIN_WORD_RE.fullmatch(needle)), plain))
+            plain = frozenset(w for w in words if PLAIN_WORD_RE.fullmatch(w))
+            out.append((needle, bool(PLAIN_WORD_RE.fullmatch(needle)), plain))
         return out + [(a.lower(), False, frozenset()) for a in self.zh]
 
     def pattern(self, i: int) -> tuple[int, re.Pattern]:
@@ -96,7 +80,7 @@ class Tag:
             if i < len(self.en):
                 alias = self.en[i]
                 words = [w for w in re.split(r"[\s-]+", alias.strip()) if w]
-                body = r"[\s-]+".join(_word_pattern(w) for w in words)
+                body = r"[\s-]+".join(word_pattern(w) for w in words)
                 pattern = re.compile(rf"(?<![A-Za-z0-9]){body}(?i:s|es)?(?![A-Za-z0-9])")
                 compiled[i] = (len(alias) + 2, pattern)  # (+ a plural's "es")
             else:
@@ -130,17 +114,17 @@ class Tag:
         lowered = text.lower() if lowered is None else lowered
         return [
             (m.start(), m.end())
-            for phrase, pattern in self._exclusions
-            if phrase in lowered
+            for needle, pattern in self._exclusions
+            if needle in lowered
             for m in pattern.finditer(text)
         ]
 
     @cached_property
     def _exclusions(self) -> list[tuple[str, re.Pattern]]:
-        """Each phrase of ``exclude`` and ``passing`` lower-cased, with its pattern
+        """Each phrase of ``exclude`` and ``passing`` with its needle and its pattern
         (compiled once): its words match as an alias's do, so an acronym's letters spelt
         out (STARS: "… for Diverse ReaSoning") are excluded without "reasoning"."""
-        return [(p.lower(), _phrase_pattern(p)) for p in self.exclude + self.passing]
+        return [(phrase_needle(p), phrase_pattern(p)) for p in self.exclude + self.passing]
 
     def matches(self, text: str, *prepared, **named) -> str | None:
         """``first_match``, as written in *text* (None: none)."""
@@ -155,7 +139,7 @@ class Tag:
         windows: bool | None = None,
     ) -> re.Match | None:
         """The first alias match found in *text* outside the exclusions (None: none).
-        *lowered*, *words* (see ``word_set``) and *windows* (see ``_near``) let a caller
+        *lowered*, *words* (see ``word_set``) and *windows* (see ``near``) let a caller
         checking many tags compute them once."""
         lowered = text.lower() if lowered is None else lowered
         words = word_set(lowered) if words is None else words
@@ -166,7 +150,7 @@ class Tag:
                 continue
             reach, pattern = self.pattern(i)
             for m in (
-                _near(pattern, needle, text, lowered, reach) if windows else pattern.finditer(text)
+                near(pattern, needle, text, lowered, reach) if windows else pattern.finditer(text)
             ):
                 if not self._exclusions:
                     return m
@@ -175,54 +159,6 @@ class Tag:
                 if not any(start <= m.start() and m.end() <= end for start, end in excluded):
                     return m
         return None
-
-
-_NON_ASCII_RUN_RE = re.compile(r"[^\x00-\x7f]+")
-
-
-def _starts(lowered: str, ascii_keys: list[str]) -> set[str]:
-    """The one- or two-character starts in *lowered* of the needles that are not plain
-    words: every character, every pair that starts with a non-ASCII character, and those
-    of *ascii_keys* (pairs starting with an ASCII character: "ad" of "adam 优化器") that
-    occur. Every pair of a whole abstract took 3.9 s of ingesting 10,000 papers."""
-    out = set(lowered)
-    for m in _NON_ASCII_RUN_RE.finditer(lowered):
-        out.update(lowered[i : i + 2] for i in range(m.start(), m.end()))
-    out.update(key for key in ascii_keys if key in lowered)
-    return out
-
-
-def _prepared(text: str) -> tuple[str, str, set[str], bool]:
-    """*text* with what ``Tag.matches`` works out from it: its lower case, its words, and
-    whether aliases may be looked for near their needles only."""
-    lowered = text.lower()
-    return text, lowered, word_set(lowered), windowed(text, lowered)
-
-
-def windowed(text: str, lowered: str) -> bool:
-    """Whether aliases may be looked for only near their needles (see ``_near``): the words
-    are separated by single characters and lower-casing kept every position."""
-    return len(lowered) == len(text) and not _SPACE_RUN_RE.search(text)
-
-
-def _near(pattern: re.Pattern, needle: str, text: str, lowered: str, reach: int):
-    """The matches of *pattern* in *text*, searched only around each occurrence of *needle*
-    in *lowered* (a 1.5 kB abstract is not scanned once per alias: 2× faster tagging).
-
-    Exact when ``windowed``: a match contains the needle and reaches less than *reach*
-    characters to either side of it; one the window cuts at its right edge is searched
-    again without the bound."""
-    n = len(text)
-    i = lowered.find(needle)
-    while i != -1:
-        lo, hi = max(0, i - reach), min(n, i + len(needle) + reach)
-        for m in pattern.finditer(text, lo, hi):
-            if m.end() == hi < n:  # the window's end may have cut it: look again, unbounded
-                m = pattern.search(text, m.start())
-                if m is None:
-                    continue
-            yield m
-        i = lowered.find(needle, i + 1)
 
 
 class Taxonomy:
@@ -302,7 +238,7 @@ class Taxonomy:
             words = None
             for j in range(k):
                 if j not in prepared:
-                    prepared[j] = _prepared(present[j])
+                    prepared[j] = prepare(present[j])
                 if words := tag.matches(*prepared[j]):
                     break
             out[name] = words or m.group()
@@ -320,7 +256,7 @@ class Taxonomy:
         candidates: set[str] = set()
         for needle in word_needles.keys() & words:
             candidates.update(name for name, required in word_needles[needle] if required <= words)
-        for start in other_needles.keys() & _starts(lowered, self._ascii_keys):
+        for start in other_needles.keys() & needle_starts(lowered, self._ascii_keys):
             candidates.update(name for needle, name in other_needles[start] if needle in lowered)
         out = []
         for name in sorted(candidates, key=self._order.__getitem__):
