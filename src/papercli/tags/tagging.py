@@ -32,7 +32,21 @@ def auto_tags(record: Record, taxonomy: Taxonomy) -> set[str]:
         fields = [(name, t, t.lower()) for name, t in zip(_FIELDS, texts, strict=True) if t]
         fields = [(name, t, low, word_set(low)) for name, t, low in fields]
         found = {name for name in found if not only_as_baseline(taxonomy.tags[name], fields)}
+    if found and (head := headline(record)):
+        found = {name for name in found if not taxonomy.tags[name].other_sense(head)}
     return found | heading_tags(record.categories, taxonomy)
+
+
+def headline(record: Record) -> str:
+    """What a paper says it is about: its title, or an untitled abstract's first six words
+    (its subject: "Word alignments between parallel sentences are ..."; a whole first
+    sentence also lists side aspects, "... aesthetics, detail fidelity, and semantic
+    alignment"). A word the headline uses in another sense of a tag's (Point Cloud
+    Alignment, Dataset Distillation) keeps that sense in the rest of the paper, so the bare
+    word there earns no tag either."""
+    if record.title:
+        return record.title
+    return " ".join((record.abstract or "").split()[:6])
 
 
 _FIELDS = ("title", "short_name", "abstract", "summary_zh")
