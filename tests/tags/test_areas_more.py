@@ -94,3 +94,17 @@ def test_a_side_aspect_in_the_first_sentence_does_not_set_the_sense(tax):
         "semantic alignment. We study preference alignment of diffusion models.",
     )
     assert "alignment" in auto_tags(record, tax)
+
+
+@pytest.mark.parametrize(
+    ("abstract", "absent", "kept"),
+    [
+        ("The optimizer reaches the same loss as AdamW with fewer tokens.", "adam", {"optimizer"}),
+        ("It matches the same accuracy as test-time training.", "test-time-compute", set()),
+        # the same architecture as ViT is the one the paper uses
+        ("We keep the same architecture as ViT and only change the loss.", None, {"transformers"}),
+    ],
+)
+def test_a_topic_equalled_in_a_result_is_a_baseline(tax, abstract, absent, kept):
+    tags = auto_tags(Record(id="x", abstract=abstract), tax)
+    assert absent not in tags and kept <= tags
