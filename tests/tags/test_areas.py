@@ -69,10 +69,10 @@ EXPECTED = {
     "Underwater images": {"image-restoration"},
     "Domain Generalizable Person": {"computer-vision", "normalization"},  # (no causality)
     # language: retrieval, agents, multi-agent, hallucination
-    "CoRAG": {"retrieval-augmented-generation"},
+    "CoRAG": {"retrieval-augmented-generation", "question-answering"},
     "SWE-Agent-Zero": {"code-generation", "llm-agent", "reinforcement-learning"},
     "MAD-Judge": {"llm", "multi-agent-system"},
-    "Hallucination Snowballing": {"hallucination", "reasoning"},
+    "Hallucination Snowballing": {"hallucination", "reasoning", "question-answering"},
     "Dense retrievers trained": {
         "information-retrieval",
         "llm",

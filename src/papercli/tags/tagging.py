@@ -32,21 +32,39 @@ def auto_tags(record: Record, taxonomy: Taxonomy) -> set[str]:
         fields = [(name, t, t.lower()) for name, t in zip(_FIELDS, texts, strict=True) if t]
         fields = [(name, t, low, word_set(low)) for name, t, low in fields]
         found = {name for name in found if not only_as_baseline(taxonomy.tags[name], fields)}
+    if found and (head := headline(record)):
+        found = {name for name in found if not taxonomy.tags[name].other_sense(head)}
     return found | heading_tags(record.categories, taxonomy)
+
+
+def headline(record: Record) -> str:
+    """What a paper says it is about: its title, or an untitled abstract's first six words
+    (its subject: "Word alignments between parallel sentences are ..."; a whole first
+    sentence also lists side aspects, "... aesthetics, detail fidelity, and semantic
+    alignment"). A word the headline uses in another sense of a tag's (Point Cloud
+    Alignment, Dataset Distillation) keeps that sense in the rest of the paper, so the bare
+    word there earns no tag either."""
+    if record.title:
+        return record.title
+    return " ".join((record.abstract or "").split()[:6])
 
 
 _FIELDS = ("title", "short_name", "abstract", "summary_zh")
 # (a text without one of these words compares with nothing: most tags need no second look)
-_COMPARISON = re.compile(r"than|over|vers|vs|outperform|compared|比|优于|超越|基线|baseline", re.I)
+_COMPARISON = re.compile(
+    r"than|over|vers|vs|outperform|compared|same|比|优于|超越|基线|baseline", re.I
+)
 
 
-# What a paper compares itself with: "over X", "than previous X", "outperforms X", "X
-# baselines", 相比基于 X, 比 X (not 比特 "bit", 对比 "contrast"). Stricter than search's reading
-# of the same role (``passing.baseline``), which only ranks a paper lower: here the tag goes,
-# so the comparison must stand right before the mention ("over Adam for language model
-# training" compares optimizers, not language models).
+# What a paper compares itself with: "over X", "than previous X", "outperforms X", "the
+# same loss as X" (not "the same architecture as X": that is used), "X baselines", 相比基于
+# X, 比 X (not 比特 "bit", 对比 "contrast"). Stricter than search's reading of the same role
+# (``passing.baseline``), which only ranks a paper lower: here the tag goes, so the
+# comparison must stand right before the mention ("over Adam for language model training"
+# compares optimizers, not language models).
 _COMPARED = re.compile(
     r"\b(?:than|over|versus|vs\.?|outperforms?|outperforming|compared (?:to|with))\s+(?:\S+\s+)?$"
+    r"|\bsame\s+(?:loss|accuracy|performance|quality|perplexity|score|results?)\s+as\s+$"
     r"|(?:(?<![可对])比(?![特例率值])|相比于?|相较于?|优于|超越了?)[^，。,;；]{0,12}$",
     re.I,
 )

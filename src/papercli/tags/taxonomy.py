@@ -119,6 +119,18 @@ class Tag:
             for m in pattern.finditer(text)
         ]
 
+    def other_sense(self, text: str) -> bool:
+        """Whether *text* holds one of the ``exclude`` phrases (the words in another sense)
+        and no alias match outside them."""
+        lowered = text.lower()
+        return (
+            any(
+                needle in lowered and pattern.search(text)
+                for needle, pattern in self._exclusions[: len(self.exclude)]
+            )
+            and next(self.spans(text, lowered), None) is None
+        )
+
     @cached_property
     def _exclusions(self) -> list[tuple[str, re.Pattern]]:
         """Each phrase of ``exclude`` and ``passing`` with its needle and its pattern
