@@ -29,9 +29,10 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto --dist worksteal -m "not slow"
 
-## soak: the fault and crash suites' long random matrices (a new seed each run) and every alias variant of the taxonomy's windowed search; CI runs it too
+## soak: the fault and crash suites' long random matrices (a new seed each run), every alias variant of the taxonomy's windowed search and every index file damaged; CI runs it too
 soak: $(STAMP)
 	PAPERS_SOAK=1 $(BIN)/python -m pytest -q -n auto tests/store/test_faults.py tests/store/test_crash.py \
+		tests/search/test_index_damage.py \
 		tests/tags/test_taxonomy.py::test_windowed_alias_search_agrees_with_a_full_scan
 
 lint: $(STAMP)

@@ -26,8 +26,9 @@ SEEDS = [DIGEST, ABSTRACTS]  # the order the bundled library was ingested in
 BUNDLED = DATA / "library"
 TEST_DATA = ROOT / "tests" / "data"
 PAPERS = Path(sys.executable).with_name("papers")  # the installed command
-# `make soak` (PAPERS_SOAK=1): the fault and crash suites' long random matrices and every alias
-# variant of the windowed tag search; `make test` runs a fixed handful of their cases.
+# `make soak` (PAPERS_SOAK=1): the fault and crash suites' long random matrices, every alias
+# variant of the windowed tag search and every index file damaged; `make test` runs a fixed
+# handful of their cases.
 SOAK = os.environ.get("PAPERS_SOAK") == "1"
 
 
