@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import UsageError
 from ..remote import arxiv, crossref
-from ..remote.apis import Apis
+from ..remote.apis import Apis, Clients
 from ..remote.found import Found
 from ..store.library import Library
 from . import forums
@@ -60,19 +60,14 @@ def parts_of(candidate: Candidate) -> list[Found]:
     return parts
 
 
-class Services:
+class Services(Clients):
     """The three services, each made when first asked, and closed together."""
 
+    closes = ("arxiv", "crossref", "openreview")
+
     def __init__(self, apis: Apis, library: Library | None, today: str) -> None:
-        self.apis, self.library, self.today = apis, library, today
-
-    @cached_property
-    def arxiv(self) -> Service:
-        return arxiv.service(self.apis.arxiv)
-
-    @cached_property
-    def crossref(self) -> Service:
-        return crossref.service(self.apis.crossref, self.apis.email)
+        super().__init__(apis)
+        self.library, self.today = library, today
 
     @cached_property
     def openreview(self) -> Service:
@@ -84,11 +79,6 @@ class Services:
         from ..enrich.cache import cached_lists
 
         return forums.Accepted(cached_lists(self.library) if self.library is not None else [])
-
-    def close(self) -> None:
-        for name in ("arxiv", "crossref", "openreview"):
-            if name in self.__dict__:
-                self.__dict__[name].close()
 
 
 def resolve(

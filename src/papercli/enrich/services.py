@@ -21,11 +21,10 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ..remote import arxiv, crossref
-from ..remote.apis import Apis
+from ..remote.apis import Apis, Clients
 from ..remote.found import Found
 from ..store.library import Library
 from ..store.links import arxiv_id, is_arxiv, link_patterns
@@ -35,7 +34,7 @@ from .changes import Change, apply, changes
 from .match import Match, Matcher
 
 if TYPE_CHECKING:
-    from ..remote.service import Service
+    pass
 
 IDS_PER_REQUEST = 100  # arXiv ids asked for in one request
 _NONE = {"arXiv": "arXiv: no paper matches", "Crossref": "Crossref: no work matches"}
@@ -83,31 +82,19 @@ def doi_of(urls: list[str]) -> str | None:
     return None
 
 
-class Asker:
+class Asker(Clients):
     """The two services for one run: answers from the cache or asked, and what to keep."""
 
     def __init__(self, library: Library, apis: Apis, today: str, refresh: bool) -> None:
-        self.library, self.apis, self.today, self.refresh = library, apis, today, refresh
+        super().__init__(apis)
+        self.library, self.today, self.refresh = library, today, refresh
         self.answers: dict[tuple[str, str], list[Found]] = {}  # this run's, by question
         self.new: dict[tuple[str, str], replies.Answer] = {}  # to keep when the run writes
         self.cached: dict[str, list[str]] = {"arXiv": [], "Crossref": []}  # fetched dates
 
-    @cached_property
-    def arxiv(self) -> Service:
-        return arxiv.service(self.apis.arxiv)
-
-    @cached_property
-    def crossref(self) -> Service:
-        return crossref.service(self.apis.crossref, self.apis.email)
-
     def requests(self, service: str) -> int:
         name = {"arXiv": "arxiv", "Crossref": "crossref"}[service]
         return self.__dict__[name].requests if name in self.__dict__ else 0
-
-    def close(self) -> None:
-        for name in ("arxiv", "crossref"):
-            if name in self.__dict__:
-                self.__dict__[name].close()
 
     # --- answers ---
 
