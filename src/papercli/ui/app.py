@@ -188,7 +188,10 @@ class BrowseApp(App[int]):
             note = self.notes.pop(generation, None)
             self.status.say(note or found.what, "bold" if note else "dim")
             self.show_detail()
-        self.call_after_refresh(self.drawn.__setitem__, generation, time.perf_counter())
+        self.call_after_refresh(self._drawn, generation)
+
+    def _drawn(self, generation: int) -> None:
+        self.drawn[generation] = time.perf_counter()  # (the screen showing it is written)
 
     def show_detail(self) -> None:
         hit, paper = self.results.hit, self.query_one(PaperText)
