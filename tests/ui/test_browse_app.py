@@ -16,7 +16,7 @@ from papercli.search.questions.listing import similar
 from papercli.search.questions.search import search
 from papercli.store.library import Library
 from papercli.tags.taxonomy import load_taxonomy
-from papercli.ui import model
+from papercli.ui import lines, model
 from papercli.ui.app import BrowseApp
 from papercli.ui.dialogs import ExportDialog, TagDialog
 from papercli.ui.widgets import PaperText, QueryBox, ResultsList
@@ -97,6 +97,24 @@ def test_a_new_query_starts_at_its_best_paper(browse_template):
         app.check_library()
         await settle(pilot)
         assert app.query_one(ResultsList).hit.id == MUON[2]
+
+    run(scenario, make_app(browse_template))
+
+
+def test_a_listing_lays_out_the_rows_on_the_screen_and_the_rest_when_shown(
+    browse_template, monkeypatch
+):
+    laid = []
+    row = lines.row
+    monkeypatch.setattr(lines, "row", lambda hit, *args: laid.append(hit.id) or row(hit, *args))
+
+    async def scenario(pilot, app):
+        shown = app.query_one(ResultsList).scrollable_content_region.height
+        assert len(listed(app)) == 63 and 0 < shown < 63
+        assert laid == listed(app)[:shown]
+        await pilot.press("down", "end")
+        await pilot.pause()
+        assert laid[-1] == listed(app)[-1] and len(laid) == 2 * shown
 
     run(scenario, make_app(browse_template))
 
