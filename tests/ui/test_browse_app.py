@@ -4,6 +4,7 @@ and what it writes."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import shutil
 import threading
 from dataclasses import replace
@@ -16,7 +17,7 @@ from papercli.search.questions.listing import similar
 from papercli.search.questions.search import search
 from papercli.store.library import Library
 from papercli.tags.taxonomy import load_taxonomy
-from papercli.ui import lines, model
+from papercli.ui import idle, lines, model
 from papercli.ui.app import BrowseApp
 from papercli.ui.dialogs import ExportDialog, TagDialog
 from papercli.ui.widgets import PaperText, QueryBox, ResultsList
@@ -117,6 +118,17 @@ def test_a_listing_lays_out_the_rows_on_the_screen_and_the_rest_when_shown(
         assert laid[-1] == listed(app)[-1] and len(laid) == 2 * shown
 
     run(scenario, make_app(browse_template))
+
+
+def test_full_garbage_collections_wait_while_the_app_runs(browse_template):
+    before = gc.get_threshold()
+
+    async def scenario(pilot, app):
+        assert gc.get_threshold() == (*before[:2], idle.FULL_AFTER)
+        assert gc.get_freeze_count() > 0  # (what the first listing left stays)
+
+    run(scenario, make_app(browse_template))
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
 
 
 def test_a_query_half_typed_keeps_the_listing_and_says_why(browse_template):

@@ -29,7 +29,7 @@ from textual.widgets import Footer, Input, OptionList
 
 from ..errors import PapersError
 from ..search.results.hits import Hit
-from . import actions, model
+from . import actions, idle, model
 from .dialogs import ExportDialog, TagDialog
 from .model import Browsing, Results
 from .widgets import PaperText, QueryBox, ResultsList, StatusLine
@@ -96,6 +96,7 @@ class BrowseApp(App[int]):
         self._writes = ThreadPoolExecutor(1, thread_name_prefix="papers-write")
         self._seen = model.library_state(browsing)
         self._behind = False  # the index is behind the records: a writer is at work
+        self._collector = idle.Collector()  # (full garbage collections while idle)
 
     # -- layout -----------------------------------------------------------------------------
 
@@ -126,6 +127,7 @@ class BrowseApp(App[int]):
         if not self.initial:
             self.relist(self._search(""))
         self.set_interval(CHECK_EVERY, self.check_library)
+        self._collector.start()
 
     def on_resize(self) -> None:
         self.query_one("#main").set_class(self.size.width >= SIDE_BY_SIDE, "-side")
@@ -133,6 +135,7 @@ class BrowseApp(App[int]):
     def on_unmount(self) -> None:
         self._searches.shutdown(wait=False, cancel_futures=True)
         self._writes.shutdown(wait=False)  # (a write under way ends; the process waits)
+        self._collector.stop()
 
     # -- listings ---------------------------------------------------------------------------
 
@@ -191,6 +194,8 @@ class BrowseApp(App[int]):
         self.call_after_refresh(self._drawn, generation)
 
     def _drawn(self, generation: int) -> None:
+        if not self.drawn:
+            self._collector.settled()
         self.drawn[generation] = time.perf_counter()  # (the screen showing it is written)
 
     def show_detail(self) -> None:
@@ -213,6 +218,11 @@ class BrowseApp(App[int]):
         if state != self._seen or self._behind:
             self._seen = state
             self.relist(self.listing, catch_up=True)
+        elif (
+            self.generation in self.drawn
+            and time.perf_counter() - self.asked.get(self.generation, 0.0) >= CHECK_EVERY
+        ):
+            self._collector.idle()  # (no listing asked for in the last second)
 
     # -- keys -------------------------------------------------------------------------------
 
