@@ -131,6 +131,34 @@ def test_full_garbage_collections_wait_while_the_app_runs(browse_template):
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
 
 
+def test_a_space_after_the_query_lists_what_is_shown_without_searching(
+    browse_template, monkeypatch
+):
+    searched, laid = [], []
+    find, row = model.find, lines.row
+    monkeypatch.setattr(
+        model, "find", lambda b, text, *a: searched.append(text) or find(b, text, *a)
+    )
+    monkeypatch.setattr(lines, "row", lambda hit, *args: laid.append(hit.id) or row(hit, *args))
+
+    async def scenario(pilot, app):
+        await pilot.press(*"muon")
+        await settle(pilot)
+        assert searched[-1] == "muon" and listed(app) == MUON
+        searched.clear(), laid.clear()
+        await pilot.press("space")
+        await settle(pilot)
+        assert (searched, laid) == ([], [])  # (neither searched nor drawn again)
+        assert listed(app) == MUON and status(app) == "4 papers match 'muon'"
+        app._behind = True  # (read again, as after another command's write: searched)
+        app.check_library()
+        await settle(pilot)
+        assert searched == ["muon "] and listed(app) == MUON
+        assert laid == []  # (the same rows: not drawn again)
+
+    run(scenario, make_app(browse_template))
+
+
 def test_a_query_half_typed_keeps_the_listing_and_says_why(browse_template):
     async def scenario(pilot, app):
         await pilot.press(*'"vehicle')

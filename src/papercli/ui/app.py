@@ -84,6 +84,7 @@ class BrowseApp(App[int]):
             self._filters.append(Monochrome())
         self.marks: dict[str, Hit] = {}  # marked papers, kept across queries, in marking order
         self.generation = 0  # the listing asked for last; older ones are dropped
+        self._shown: tuple[str, Results] | None = None  # the query listed, and its listing
         self.listing: Callable[..., Results | None] = self._search("")
         self.keep = False  # the listing asked for last is the one shown, read again
         self.export_choice = (actions.DEFAULT_FORMAT, actions.default_name(actions.DEFAULT_FORMAT))
@@ -140,7 +141,19 @@ class BrowseApp(App[int]):
     # -- listings ---------------------------------------------------------------------------
 
     def _search(self, text: str) -> Callable[..., Results | None]:
-        return lambda stale: model.find(self.browsing, text, stale)
+        """The listing of *text*. The query of the listing on the screen (a space typed
+        after it) lists what the screen shows, and is searched when read again."""
+        shown = self._shown if self._shown and self._shown[0] == text.strip() else None
+
+        def listing(stale: Callable[[], bool]) -> Results | None:
+            nonlocal shown
+            if shown is not None:
+                found, shown = shown[1], None
+                return found
+            return model.find(self.browsing, text, stale)
+
+        listing.text = text.strip()  # type: ignore[attr-defined]
+        return listing
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if isinstance(event.input, QueryBox):
@@ -180,12 +193,13 @@ class BrowseApp(App[int]):
         found = await loop.run_in_executor(self._searches, run)
         if found is None or stale():
             return
-        self.show(found, generation)
+        self.show(found, generation, getattr(listing, "text", None))
 
-    def show(self, found: Results, generation: int) -> None:
+    def show(self, found: Results, generation: int, text: str | None = None) -> None:
         if found.error:  # (a query half typed: "vehicle, say; the last listing stays)
             self.status.say(found.error, "bold")
         else:
+            self._shown = None if text is None else (text, found)
             keep = self.results.hit.id if self.results.hit and self.keep else None
             self.results.show(found.hits, set(self.marks), keep)
             note = self.notes.pop(generation, None)

@@ -80,13 +80,32 @@ class ResultsList(OptionList):
         return max(20, self.scrollable_content_region.width or self.app.size.width)
 
     def show(self, hits: list[Hit], marks: set[str], keep: str | None = None) -> None:
-        """List *hits*; the paper *keep* stays highlighted if it is among them."""
-        self.hits, self.marks = hits, marks
-        width = self._width()
-        self._widths = lines.columns(hits, width)
-        self.set_options([Option(self._row(h, width)) for h in hits])
+        """List *hits*; the paper *keep* stays highlighted if it is among them. Rows the
+        same as those listed (the same papers, marked the same) are not drawn again."""
+        if self._same_rows(hits, marks):
+            self.hits = hits
+            self.scroll_to(y=0, animate=False)  # (as ``set_options`` does)
+        else:
+            self.hits, self.marks = hits, marks
+            width = self._width()
+            self._widths = lines.columns(hits, width)
+            self.set_options([Option(self._row(h, width)) for h in hits])
         at = next((i for i, h in enumerate(hits) if h.id == keep), 0)
         self.highlighted = at if hits else None
+
+    def _same_rows(self, hits: list[Hit], marks: set[str]) -> bool:
+        """Whether *hits* make the rows listed: a row is drawn from its paper's record
+        and readings, the query's words, whether it is marked or named in passing."""
+        old = self.hits
+        return (
+            bool(hits)
+            and len(hits) == len(old)
+            and all(
+                (h.id, h.terms, h.passing, h.id in marks, h.data, h.plain)
+                == (o.id, o.terms, o.passing, o.id in self.marks, o.data, o.plain)
+                for h, o in zip(hits, old, strict=True)
+            )
+        )
 
     def redraw(self, indexes: list[int] | None = None) -> None:
         """Draw the rows again (all, or those at *indexes*): marks changed, or the width."""
