@@ -4,6 +4,7 @@ and what it writes."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import shutil
 import threading
 from dataclasses import replace
@@ -16,7 +17,7 @@ from papercli.search.questions.listing import similar
 from papercli.search.questions.search import search
 from papercli.store.library import Library
 from papercli.tags.taxonomy import load_taxonomy
-from papercli.ui import model
+from papercli.ui import idle, lines, model
 from papercli.ui.app import BrowseApp
 from papercli.ui.dialogs import ExportDialog, TagDialog
 from papercli.ui.widgets import PaperText, QueryBox, ResultsList
@@ -97,6 +98,63 @@ def test_a_new_query_starts_at_its_best_paper(browse_template):
         app.check_library()
         await settle(pilot)
         assert app.query_one(ResultsList).hit.id == MUON[2]
+
+    run(scenario, make_app(browse_template))
+
+
+def test_a_listing_lays_out_the_rows_on_the_screen_and_the_rest_when_shown(
+    browse_template, monkeypatch
+):
+    laid = []
+    row = lines.row
+    monkeypatch.setattr(lines, "row", lambda hit, *args: laid.append(hit.id) or row(hit, *args))
+
+    async def scenario(pilot, app):
+        shown = app.query_one(ResultsList).scrollable_content_region.height
+        assert len(listed(app)) == 63 and 0 < shown < 63
+        assert laid == listed(app)[:shown]
+        await pilot.press("down", "end")
+        await pilot.pause()
+        assert laid[-1] == listed(app)[-1] and len(laid) == 2 * shown
+
+    run(scenario, make_app(browse_template))
+
+
+def test_full_garbage_collections_wait_while_the_app_runs(browse_template):
+    before = gc.get_threshold()
+
+    async def scenario(pilot, app):
+        assert gc.get_threshold() == (*before[:2], idle.FULL_AFTER)
+        assert gc.get_freeze_count() > 0  # (what the first listing left stays)
+
+    run(scenario, make_app(browse_template))
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+def test_a_space_after_the_query_lists_what_is_shown_without_searching(
+    browse_template, monkeypatch
+):
+    searched, laid = [], []
+    find, row = model.find, lines.row
+    monkeypatch.setattr(
+        model, "find", lambda b, text, *a: searched.append(text) or find(b, text, *a)
+    )
+    monkeypatch.setattr(lines, "row", lambda hit, *args: laid.append(hit.id) or row(hit, *args))
+
+    async def scenario(pilot, app):
+        await pilot.press(*"muon")
+        await settle(pilot)
+        assert searched[-1] == "muon" and listed(app) == MUON
+        searched.clear(), laid.clear()
+        await pilot.press("space")
+        await settle(pilot)
+        assert (searched, laid) == ([], [])  # (neither searched nor drawn again)
+        assert listed(app) == MUON and status(app) == "4 papers match 'muon'"
+        app._behind = True  # (read again, as after another command's write: searched)
+        app.check_library()
+        await settle(pilot)
+        assert searched == ["muon "] and listed(app) == MUON
+        assert laid == []  # (the same rows: not drawn again)
 
     run(scenario, make_app(browse_template))
 

@@ -29,7 +29,7 @@ from textual.widgets import Footer, Input, OptionList
 
 from ..errors import PapersError
 from ..search.results.hits import Hit
-from . import actions, model
+from . import actions, idle, model
 from .dialogs import ExportDialog, TagDialog
 from .model import Browsing, Results
 from .widgets import PaperText, QueryBox, ResultsList, StatusLine
@@ -84,6 +84,7 @@ class BrowseApp(App[int]):
             self._filters.append(Monochrome())
         self.marks: dict[str, Hit] = {}  # marked papers, kept across queries, in marking order
         self.generation = 0  # the listing asked for last; older ones are dropped
+        self._shown: tuple[str, Results] | None = None  # the query listed, and its listing
         self.listing: Callable[..., Results | None] = self._search("")
         self.keep = False  # the listing asked for last is the one shown, read again
         self.export_choice = (actions.DEFAULT_FORMAT, actions.default_name(actions.DEFAULT_FORMAT))
@@ -97,6 +98,7 @@ class BrowseApp(App[int]):
         self._seen = model.library_state(browsing)
         self._behind = False  # the index is behind the records: a writer is at work
         self.said = ""  # what the last write did: stays on the status line until a new query
+        self._collector = idle.Collector()  # (full garbage collections while idle)
 
     # -- layout -----------------------------------------------------------------------------
 
@@ -127,6 +129,7 @@ class BrowseApp(App[int]):
         if not self.initial:
             self.relist(self._search(""))
         self.set_interval(CHECK_EVERY, self.check_library)
+        self._collector.start()
 
     def on_resize(self) -> None:
         self.query_one("#main").set_class(self.size.width >= SIDE_BY_SIDE, "-side")
@@ -134,11 +137,24 @@ class BrowseApp(App[int]):
     def on_unmount(self) -> None:
         self._searches.shutdown(wait=False, cancel_futures=True)
         self._writes.shutdown(wait=False)  # (a write under way ends; the process waits)
+        self._collector.stop()
 
     # -- listings ---------------------------------------------------------------------------
 
     def _search(self, text: str) -> Callable[..., Results | None]:
-        return lambda stale: model.find(self.browsing, text, stale)
+        """The listing of *text*. The query of the listing on the screen (a space typed
+        after it) lists what the screen shows, and is searched when read again."""
+        shown = self._shown if self._shown and self._shown[0] == text.strip() else None
+
+        def listing(stale: Callable[[], bool]) -> Results | None:
+            nonlocal shown
+            if shown is not None:
+                found, shown = shown[1], None
+                return found
+            return model.find(self.browsing, text, stale)
+
+        listing.text = text.strip()  # type: ignore[attr-defined]
+        return listing
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if isinstance(event.input, QueryBox):
@@ -179,18 +195,24 @@ class BrowseApp(App[int]):
         found = await loop.run_in_executor(self._searches, run)
         if found is None or stale():
             return
-        self.show(found, generation)
+        self.show(found, generation, getattr(listing, "text", None))
 
-    def show(self, found: Results, generation: int) -> None:
+    def show(self, found: Results, generation: int, text: str | None = None) -> None:
         if found.error:  # (a query half typed: "vehicle, say; the last listing stays)
             self.status.say(found.error, "bold")
         else:
+            self._shown = None if text is None else (text, found)
             keep = self.results.hit.id if self.results.hit and self.keep else None
             self.results.show(found.hits, set(self.marks), keep)
             note = self.notes.pop(generation, None)
             self.status.say(note or found.what, "bold" if note else "dim")
             self.show_detail()
-        self.call_after_refresh(self.drawn.__setitem__, generation, time.perf_counter())
+        self.call_after_refresh(self._drawn, generation)
+
+    def _drawn(self, generation: int) -> None:
+        if not self.drawn:
+            self._collector.settled()
+        self.drawn[generation] = time.perf_counter()  # (the screen showing it is written)
 
     def show_detail(self) -> None:
         hit, paper = self.results.hit, self.query_one(PaperText)
@@ -212,6 +234,11 @@ class BrowseApp(App[int]):
         if state != self._seen or self._behind:  # (our own writes too: said again)
             self._seen = state
             self.relist(self.listing, catch_up=True, note=self.said)
+        elif (
+            self.generation in self.drawn
+            and time.perf_counter() - self.asked.get(self.generation, 0.0) >= CHECK_EVERY
+        ):
+            self._collector.idle()  # (no listing asked for in the last second)
 
     # -- keys -------------------------------------------------------------------------------
 

@@ -7,11 +7,15 @@ Nothing here is given a string of Rich or Textual markup: every line is a
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cached_property
 from typing import ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.visual import Visual
 from textual.widget import Widget
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
@@ -76,23 +80,43 @@ class ResultsList(OptionList):
         return max(20, self.scrollable_content_region.width or self.app.size.width)
 
     def show(self, hits: list[Hit], marks: set[str], keep: str | None = None) -> None:
-        """List *hits*; the paper *keep* stays highlighted if it is among them."""
-        self.hits, self.marks = hits, marks
-        width = self._width()
-        self._widths = lines.columns(hits, width)
-        options = [Option(lines.row(h, width, h.id in marks, self._widths)) for h in hits]
-        self.set_options(options)
+        """List *hits*; the paper *keep* stays highlighted if it is among them. Rows the
+        same as those listed (the same papers, marked the same) are not drawn again."""
+        if self._same_rows(hits, marks):
+            self.hits = hits
+            self.scroll_to(y=0, animate=False)  # (as ``set_options`` does)
+        else:
+            self.hits, self.marks = hits, marks
+            width = self._width()
+            self._widths = lines.columns(hits, width)
+            self.set_options([Option(self._row(h, width)) for h in hits])
         at = next((i for i, h in enumerate(hits) if h.id == keep), 0)
         self.highlighted = at if hits else None
+
+    def _same_rows(self, hits: list[Hit], marks: set[str]) -> bool:
+        """Whether *hits* make the rows listed: a row is drawn from its paper's record
+        and readings, the query's words, whether it is marked or named in passing."""
+        old = self.hits
+        return (
+            bool(hits)
+            and len(hits) == len(old)
+            and all(
+                (h.id, h.terms, h.passing, h.id in marks, h.data, h.plain)
+                == (o.id, o.terms, o.passing, o.id in self.marks, o.data, o.plain)
+                for h, o in zip(hits, old, strict=True)
+            )
+        )
 
     def redraw(self, indexes: list[int] | None = None) -> None:
         """Draw the rows again (all, or those at *indexes*): marks changed, or the width."""
         width = self._width()
         for i in range(len(self.hits)) if indexes is None else indexes:
             hit = self.hits[i]
-            self.replace_option_prompt_at_index(
-                i, lines.row(hit, width, hit.id in self.marks, self._widths)
-            )
+            self.replace_option_prompt_at_index(i, self._row(hit, width))
+
+    def _row(self, hit: Hit, width: int) -> Row:
+        marked, widths = hit.id in self.marks, self._widths
+        return Row(lambda: lines.row(hit, width, marked, widths), self.app.console)
 
     def on_resize(self) -> None:
         if self.hits:
@@ -103,6 +127,37 @@ class ResultsList(OptionList):
         """Down stops at the last paper (no wrapping round to the first)."""
         if self.highlighted is None or self.highlighted < len(self.hits) - 1:
             super().action_cursor_down()
+
+
+class Row(Visual):
+    """A paper's line in the list, laid out when it is first drawn: a new listing lays out
+    the rows on the screen, not all it holds. One line high at any width (``lines.row``
+    cuts it to the list's width), so the list's height asks nothing of the rows. It
+    draws as Textual draws a ``Text`` prompt."""
+
+    def __init__(self, make: Callable[[], Text], console) -> None:
+        self._make, self._console = make, console
+
+    @cached_property
+    def text(self) -> Text:
+        return self._make()
+
+    @property
+    def plain(self) -> str:
+        return self.text.plain
+
+    @cached_property
+    def _content(self) -> Content:
+        return Content.from_rich_text(self.text, console=self._console)
+
+    def render_strips(self, width, height, style, options):
+        return self._content.render_strips(width, height, style, options)
+
+    def get_optimal_width(self, rules, container_width: int) -> int:
+        return self._content.get_optimal_width(rules, container_width)
+
+    def get_height(self, rules, width: int) -> int:
+        return 1
 
 
 class PaperText(Widget):
