@@ -222,8 +222,16 @@ def first_screen(root: Path, env: dict, runs: int) -> list[float]:
                     times.append(time.perf_counter() - start)
                     break
         os.write(master, b"\x03")  # (Ctrl-C: quits)
-        proc.wait(10)
-        os.close(master)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            # (left running, its terminal closed, it spun at 60-80% of a core, in its own
+            # session: no SIGHUP, and the benchmarks after it ran on what was left)
+            proc.kill()
+            proc.wait()
+            raise
+        finally:
+            os.close(master)
     return times
 
 

@@ -159,6 +159,21 @@ def test_a_space_after_the_query_lists_what_is_shown_without_searching(
     run(scenario, make_app(browse_template))
 
 
+def test_the_detail_pane_makes_the_snippet_of_a_paper_listed_without_it(browse_template):
+    async def scenario(pilot, app):
+        app.query_one(QueryBox).value = "大语言模型"
+        await settle(pilot)
+        hits = app.query_one(ResultsList).hits
+        assert [h.pending for h in hits[:3]] == [False, True, True]
+        await pilot.press("down", "down")
+        paper = app.query_one(PaperText)
+        shown = "\n".join(line.plain for line in paper._lines(60))
+        assert paper.hit is hits[1] and not hits[1].pending and hits[2].pending
+        assert "found through 大语言模型 → LLM" in shown
+
+    run(scenario, make_app(browse_template))
+
+
 def test_a_query_half_typed_keeps_the_listing_and_says_why(browse_template):
     async def scenario(pilot, app):
         await pilot.press(*'"vehicle')

@@ -48,6 +48,24 @@ def test_a_query_lists_what_search_lists_in_its_order(browsing, text):
     assert [h.passing for h in found.hits] == [h.passing for h in expected]
 
 
+@pytest.mark.parametrize(
+    "text", ["muon", "大语言模型", "large language model", "优化/理论", "muon 优化/理论", "Adam"]
+)
+def test_snippets_made_when_shown_are_those_search_makes(browsing, text):
+    """A listing's first paper has its snippet (it is highlighted); the others' are made
+    when the detail pane shows them, as ``papers search`` makes them: the words it marks,
+    "found through" the glossary, a category, "only in passing"."""
+    found = model.find(browsing, text)
+    expected = search(browsing.index, text, limit=model.LIMIT, resolve_tag=browsing.resolve_tag)
+    assert len(found.hits) > 1 and [h.pending for h in found.hits] == [False] + [True] * (
+        len(found.hits) - 1
+    )
+    for hit in found.hits:
+        model.passage(browsing, found, hit)
+    made = [(h.id, h.snippet, h.passing, h.terms, h.pending) for h in found.hits]
+    assert made == [(h.id, h.snippet, h.passing, h.terms, False) for h in expected]
+
+
 def test_what_a_listing_says(browsing):
     assert model.find(browsing, "muon").what == "4 papers match 'muon'"
     assert model.find(browsing, "zephyrine").what == "no paper matches 'zephyrine'"

@@ -85,6 +85,7 @@ class BrowseApp(App[int]):
         self.marks: dict[str, Hit] = {}  # marked papers, kept across queries, in marking order
         self.generation = 0  # the listing asked for last; older ones are dropped
         self._shown: tuple[str, Results] | None = None  # the query listed, and its listing
+        self.listed = Results([], "")  # the listing on the screen
         self.listing: Callable[..., Results | None] = self._search("")
         self.keep = False  # the listing asked for last is the one shown, read again
         self.export_choice = (actions.DEFAULT_FORMAT, actions.default_name(actions.DEFAULT_FORMAT))
@@ -202,6 +203,7 @@ class BrowseApp(App[int]):
             self.status.say(found.error, "bold")
         else:
             self._shown = None if text is None else (text, found)
+            self.listed = found
             keep = self.results.hit.id if self.results.hit and self.keep else None
             self.results.show(found.hits, set(self.marks), keep)
             note = self.notes.pop(generation, None)
@@ -216,6 +218,8 @@ class BrowseApp(App[int]):
 
     def show_detail(self) -> None:
         hit, paper = self.results.hit, self.query_one(PaperText)
+        if hit is not None and hit.pending:
+            model.passage(self.browsing, self.listed, hit)
         if (hit and hit.id) != (paper.hit and paper.hit.id):  # (the same paper: read on)
             self.query_one("#detail", VerticalScroll).scroll_home(animate=False)
         paper.show(hit, hit is not None and hit.id in self.marks)

@@ -23,6 +23,7 @@ class Hit:
     docnum: int | None = None  # its number in the searcher that found it (streamed hits)
     derived: str | None = None  # an untitled paper's label, as derived when indexed
     passing: bool = False  # it names the query's concepts only in passing
+    pending: bool = False  # its snippet is not made yet (``search.passages`` makes it)
 
     @cached_property
     def concepts(self) -> dict[str, str]:
