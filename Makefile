@@ -29,10 +29,12 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto --dist worksteal -m "not slow"
 
-## soak: the fault and crash suites' long random matrices (a new seed each run), every alias variant of the taxonomy's windowed search and every index file damaged; CI runs it too
+## soak: the fault and crash suites' long random matrices (a new seed each run), every alias variant of the taxonomy's windowed search, every index file damaged every way, Ctrl-C in every phase, every word of the query builder's check; CI runs it too
 soak: $(STAMP)
 	PAPERS_SOAK=1 $(BIN)/python -m pytest -q -n auto tests/store/test_faults.py tests/store/test_crash.py \
-		tests/search/test_index_damage.py \
+		tests/search/test_index_damage.py tests/search/test_querylang.py \
+		tests/render/test_terminal.py::test_ctrl_c_during_an_ingest_leaves_the_library_before_or_after \
+		tests/render/test_terminal.py::test_ctrl_c_during_a_rebuild_keeps_the_index_usable \
 		tests/tags/test_taxonomy.py::test_windowed_alias_search_agrees_with_a_full_scan
 
 lint: $(STAMP)

@@ -32,6 +32,11 @@ PAPERS = Path(sys.executable).with_name("papers")  # the installed command
 SOAK = os.environ.get("PAPERS_SOAK") == "1"
 
 
+def soak_sample(items, every: int = 4) -> list:
+    """*items* whole under ``make soak``; every *every*-th of them under ``make test``."""
+    return list(items) if SOAK else list(items)[::every]
+
+
 # --- running papers -----------------------------------------------------------------------------
 
 

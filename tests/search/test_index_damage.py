@@ -72,11 +72,12 @@ LENGTHS = [kind for kind in FILES if kind.endswith("_len.col")]
 CHOSEN = FILES if SOAK else [kind for kind in FILES if kind not in LENGTHS[1:]]
 
 
+# make test damages each file in two of the four ways (taking turns, file by file).
 @pytest.mark.parametrize("kind", CHOSEN)
 def test_each_index_file_damaged_each_way(shown, seeded_template, tmp_path, kind):
     rng = random.Random(7)
     tried = 0
-    for mode in MODES:
+    for mode in MODES if SOAK else MODES[FILES.index(kind) % 2 :: 2]:
         library = tmp_path / mode.replace(" ", "-")
         shutil.copytree(seeded_template, library)
         (path,) = (library / ".index").glob(kind)
@@ -99,7 +100,7 @@ def test_each_index_file_damaged_each_way(shown, seeded_template, tmp_path, kind
         assert rebuild.exit_code == 0, f"{case}: {rebuild.stderr}"
         assert invoke("--library", str(library), "search", "muon").stdout == shown, case
         assert invoke("--library", str(library), "doctor").exit_code == 0, case
-    assert tried >= 3
+    assert tried >= (3 if SOAK else 1)
 
 
 def test_a_rebuilt_index_says_so(seeded_template, tmp_path):

@@ -18,7 +18,7 @@ import pytest
 from testing import PAPERS, SEEDS, SOAK, generate_documents
 
 # Kills per command: a handful by default, the long matrix under `make soak`.
-KILL_POINTS = int(os.environ.get("PAPERS_KILL_POINTS", "24" if SOAK else "6"))
+KILL_POINTS = int(os.environ.get("PAPERS_KILL_POINTS", "24" if SOAK else "4"))
 
 
 def papers(lib, *args, check=True):
