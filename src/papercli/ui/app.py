@@ -28,7 +28,7 @@ from textual.containers import Container, VerticalScroll
 from textual.widgets import Footer, Input, OptionList
 
 from ..search.results.hits import Hit
-from . import actions, idle, model
+from . import actions, idle, model, terminal
 from .keys import PaperKeys
 from .model import Browsing, Results
 from .widgets import PaperText, QueryBox, ResultsList, StatusLine
@@ -99,6 +99,8 @@ class BrowseApp(PaperKeys, App[int]):
         self._behind = False  # the index is behind the records: a writer is at work
         self.said = ""  # what the last write did: stays on the status line until a new query
         self._collector = idle.Collector()  # (full garbage collections while idle)
+        self.hung_up = False  # the terminal went away (``terminal``): the app ended
+        self._hang_up_watch: terminal.HangUpWatch | None = None
 
     # -- layout -----------------------------------------------------------------------------
 
@@ -130,6 +132,9 @@ class BrowseApp(PaperKeys, App[int]):
             self.relist(self._search(""))
         self.set_interval(CHECK_EVERY, self.check_library)
         self._collector.start()
+        self._hang_up_watch = terminal.HangUpWatch.of_app(self, self.hang_up)
+        if self._hang_up_watch is not None:
+            self._hang_up_watch.start()
 
     def on_resize(self) -> None:
         self.query_one("#main").set_class(self.size.width >= SIDE_BY_SIDE, "-side")
@@ -138,6 +143,13 @@ class BrowseApp(PaperKeys, App[int]):
         self._searches.shutdown(wait=False, cancel_futures=True)
         self._writes.shutdown(wait=False)  # (a write under way ends; the process waits)
         self._collector.stop()
+        if self._hang_up_watch is not None:
+            self._hang_up_watch.stop()
+
+    def hang_up(self) -> None:
+        """The terminal went away, or a SIGHUP came: the app ends (``terminal``)."""
+        self.hung_up = True  # (the command's exit status: 129)
+        self.exit()
 
     # -- listings ---------------------------------------------------------------------------
 
