@@ -39,7 +39,7 @@ class HangUpWatch:
         self.loop = loop
         self._wake: tuple[int, int] | None = None  # a pipe: written to, the thread ends
         self._thread: threading.Thread | None = None
-        self._previous = None  # SIGHUP's handler before ours
+        self._previous = None  # SIGHUP's handler before ours (None: ours was not set)
         self._said = threading.Lock()
 
     @classmethod
@@ -54,7 +54,8 @@ class HangUpWatch:
         return cls(stdin.fileno(), hang_up, asyncio.get_running_loop())
 
     def start(self) -> None:
-        self._previous = signal.signal(signal.SIGHUP, lambda _signum, _frame: self._gone())
+        if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:  # (nohup: still ignored)
+            self._previous = signal.signal(signal.SIGHUP, lambda _signum, _frame: self._gone())
         self._wake = os.pipe()
         self._thread = threading.Thread(target=self._watch, name="papers-hangup", daemon=True)
         self._thread.start()
@@ -62,7 +63,8 @@ class HangUpWatch:
     def stop(self) -> None:
         if self._thread is None or self._wake is None:
             return
-        signal.signal(signal.SIGHUP, signal.SIG_DFL if self._previous is None else self._previous)
+        if self._previous is not None:
+            signal.signal(signal.SIGHUP, self._previous)
         os.write(self._wake[1], b"x")
         self._thread.join()
         for fd in self._wake:
