@@ -8,6 +8,8 @@ Exit codes (documented in the README):
        rate-limiting, garbled)
     4  papers doctor: problems remain (1: what it found was repaired; as fsck)
    70  an internal error (a bug): one line, the traceback with PAPERS_DEBUG=1
+  129  papers browse: its terminal went away (SIGHUP, or the terminal hung up without
+       one): nothing said, to no one
   130  interrupted (Ctrl-C): one line; the library is as before or as after the command
   143  terminated (SIGTERM): the same
   141  the reader of the output went away (``papers … | head``), as if killed by SIGPIPE
@@ -21,6 +23,7 @@ EXIT_USAGE = 2
 EXIT_REPAIRED = 1  # papers doctor repaired what it found (fsck's 1)
 EXIT_PROBLEMS_LEFT = 4  # papers doctor found problems it did not repair (fsck's 4)
 EXIT_INTERNAL = 70  # a bug in papers (EX_SOFTWARE); the traceback with PAPERS_DEBUG=1
+EXIT_HANGUP = 129  # the terminal went away (128 + SIGHUP, as if a hang-up killed it)
 EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as shells report it)
 EXIT_TERMINATED = 143  # SIGTERM (128 + 15)
 

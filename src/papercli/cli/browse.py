@@ -7,6 +7,7 @@ import typer
 
 from ..errors import UsageError
 from .app import QueryCommand, Session, TagOpt, command
+from .exits import exit_for_hang_up
 
 
 @command(short_help="Search and pick papers in a full-screen app.", cls=QueryCommand)
@@ -50,5 +51,7 @@ def browse(
     app.run()
     if app.failure is not None:
         raise app.failure
+    if app.hung_up:
+        raise exit_for_hang_up()
     for line in app.log_lines:  # (what was written, left on the terminal after the app)
         env.say(line)

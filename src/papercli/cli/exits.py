@@ -8,7 +8,14 @@ import sys
 
 import typer
 
-from ..errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED, PapersError, Terminated
+from ..errors import (
+    EXIT_HANGUP,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
+    PapersError,
+    Terminated,
+)
 
 
 def exit_for_signal(exc: KeyboardInterrupt) -> typer.Exit:
@@ -18,6 +25,12 @@ def exit_for_signal(exc: KeyboardInterrupt) -> typer.Exit:
     if sys.stderr is not None and sys.stderr.isatty():
         sys.stderr.write("\r\x1b[K")  # over the ^C the terminal echoed
     return fail("interrupted", EXIT_INTERRUPTED)
+
+
+def exit_for_hang_up() -> typer.Exit:
+    """The terminal went away (``papers browse``: a SIGHUP, or the terminal's hang-up
+    read): 129, as if SIGHUP had killed the process, and nothing said (no one reads it)."""
+    return typer.Exit(EXIT_HANGUP)
 
 
 def exit_for(exc: Exception) -> typer.Exit:

@@ -10,5 +10,8 @@ written, exports written, links opened, ids copied.
     lines.py    a result's row and a paper's details as ``rich.text.Text`` lines
     widgets.py  the query box, the results list, the detail pane, the status line
     dialogs.py  the tag and export dialogs
-    app.py      the app: layout, keys, and the searches run as the query is typed
+    terminal.py the terminal going away: a SIGHUP, or a hang-up read without one
+    keys.py     what the list's keys do: mark, tag, export, open, copy, similar
+    app.py      the app: layout, moving between the query and the list, and the
+                searches run as the query is typed
 """

@@ -5,10 +5,10 @@ and a footer with the keys.
 Searches run as the query is typed, one at a time on a thread of their own: a query
 typed while one runs cancels it (``exclusive`` workers; a search in progress stops at
 its next hit, one not started never starts), so typing faster than results arrive never
-queues stale searches. Writes (tags, exports) run on another thread: the screen stays
-live while a writer in another terminal is waited for. Once a second the library is
-looked at (two ``stat`` calls): when another command has committed, the listing is read
-again from the index as committed (``model.catch_up``).
+queues stale searches. What the list's keys do to papers is in ``keys``; writes (tags,
+exports) run on a thread of their own. Once a second the library is looked at (two
+``stat`` calls): when another command has committed, the listing is read again from the
+index as committed (``model.catch_up``).
 """
 
 from __future__ import annotations
@@ -27,10 +27,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container, VerticalScroll
 from textual.widgets import Footer, Input, OptionList
 
-from ..errors import PapersError
 from ..search.results.hits import Hit
-from . import actions, idle, model
-from .dialogs import ExportDialog, TagDialog
+from . import actions, idle, model, terminal
+from .keys import PaperKeys
 from .model import Browsing, Results
 from .widgets import PaperText, QueryBox, ResultsList, StatusLine
 
@@ -52,7 +51,7 @@ Screen { layout: vertical; }
 """
 
 
-class BrowseApp(App[int]):
+class BrowseApp(PaperKeys, App[int]):
     CSS = CSS
     TITLE = "papers browse"
     ENABLE_COMMAND_PALETTE = False
@@ -100,6 +99,8 @@ class BrowseApp(App[int]):
         self._behind = False  # the index is behind the records: a writer is at work
         self.said = ""  # what the last write did: stays on the status line until a new query
         self._collector = idle.Collector()  # (full garbage collections while idle)
+        self.hung_up = False  # the terminal went away (``terminal``): the app ended
+        self._hang_up_watch: terminal.HangUpWatch | None = None
 
     # -- layout -----------------------------------------------------------------------------
 
@@ -131,6 +132,9 @@ class BrowseApp(App[int]):
             self.relist(self._search(""))
         self.set_interval(CHECK_EVERY, self.check_library)
         self._collector.start()
+        self._hang_up_watch = terminal.HangUpWatch.of_app(self, self.hang_up)
+        if self._hang_up_watch is not None:
+            self._hang_up_watch.start()
 
     def on_resize(self) -> None:
         self.query_one("#main").set_class(self.size.width >= SIDE_BY_SIDE, "-side")
@@ -139,6 +143,13 @@ class BrowseApp(App[int]):
         self._searches.shutdown(wait=False, cancel_futures=True)
         self._writes.shutdown(wait=False)  # (a write under way ends; the process waits)
         self._collector.stop()
+        if self._hang_up_watch is not None:
+            self._hang_up_watch.stop()
+
+    def hang_up(self) -> None:
+        """The terminal went away, or a SIGHUP came: the app ends (``terminal``)."""
+        self.hung_up = True  # (the command's exit status: 129)
+        self.exit()
 
     # -- listings ---------------------------------------------------------------------------
 
@@ -283,101 +294,6 @@ class BrowseApp(App[int]):
     def action_scroll_detail(self, pages: int) -> None:
         detail = self.query_one("#detail", VerticalScroll)
         (detail.scroll_page_down if pages > 0 else detail.scroll_page_up)(animate=False)
-
-    def action_mark(self) -> None:
-        hit = self.results.hit
-        if hit is None:
-            return
-        if self.marks.pop(hit.id, None) is None:
-            self.marks[hit.id] = hit
-        self._marks_changed([self.results.highlighted])
-
-    def action_mark_all(self) -> None:
-        """Mark every paper listed; when every one is marked already, unmark them."""
-        hits = self.results.hits
-        if all(h.id in self.marks for h in hits):
-            for h in hits:
-                self.marks.pop(h.id, None)
-        else:
-            self.marks.update((h.id, h) for h in hits if h.id not in self.marks)
-        self._marks_changed(None)
-
-    def _marks_changed(self, rows: list[int] | None) -> None:
-        self.results.marks = set(self.marks)
-        self.results.redraw(rows)
-        self.status.count(len(self.marks))
-        self.show_detail()
-
-    def _chosen(self) -> tuple[list[str], str] | None:
-        """The papers a key acts on: the marked ones, else the highlighted one."""
-        if self.marks:
-            n = len(self.marks)
-            return list(self.marks), f"the {n} marked paper{'s' * (n != 1)}"
-        hit = self.results.hit
-        return ([hit.id], hit.id) if hit else None
-
-    def action_tag(self) -> None:
-        chosen = self._chosen()
-        if chosen is None:
-            return
-        ids, what = chosen
-        choices = actions.tag_choices(self.browsing)
-
-        def done(text: str | None) -> None:
-            if text is not None:
-                self._write(lambda: [actions.add_tags(self.browsing, ids, text)])
-
-        self.push_screen(TagDialog(what, choices), done)
-
-    def action_export(self) -> None:
-        chosen = self._chosen()
-        if chosen is None:
-            return
-        ids, what = chosen
-        fmt, name = self.export_choice
-
-        def done(answer: tuple[str, str] | None) -> None:
-            if answer is not None:
-                self.export_choice = answer
-                self._write(lambda: actions.export(self.browsing, ids, *answer))
-
-        self.push_screen(ExportDialog(what, fmt, name, str(self.browsing.folder)), done)
-
-    @work(group="write")
-    async def _write(self, do: Callable[[], list[str]]) -> None:
-        """Run a write on the writing thread; say what it did, or why it did nothing."""
-        loop = asyncio.get_running_loop()
-        try:
-            said = await loop.run_in_executor(self._writes, do)
-        except PapersError as exc:
-            self.status.say(str(exc), "bold")
-            return
-        self.log_lines += said
-        self.said = " · ".join(said)
-        self.status.say(self.said, "bold")
-        self.relist(self.listing, note=self.said)  # (the tags as now written)
-
-    def action_open_link(self) -> None:
-        hit = self.results.hit
-        if hit is None:
-            return
-        urls = hit.data.get("urls") or []
-        if not urls:
-            self.status.say(f"{hit.id} has no link", "bold")
-            return
-        self.status.say(actions.open_link(urls[0], self.opener()), "bold")
-
-    def action_copy_id(self) -> None:
-        hit = self.results.hit
-        if hit is not None:
-            self.copy_to_clipboard(hit.id)
-            self.status.say(f"copied {hit.id} (through the terminal: OSC 52)", "bold")
-
-    def action_similar(self) -> None:
-        hit = self.results.hit
-        if hit is not None:
-            self.status.say(f"looking for papers close to {hit.id} …")
-            self.relist(lambda stale: model.similar(self.browsing, hit))
 
     def action_quit(self) -> None:
         self.exit(0)
