@@ -10,6 +10,7 @@ here, each with a differential test against Whoosh's own (``tests/engine/``):
     writers.py   writers with a temporary folder of their own; leftovers of dead writers
     parallel.py  Whoosh's multiprocess writer, safe to interrupt, kill and fill the disk
     unions.py    an OR matched by a plain tree of unions (the query-class swap)
+    scoring.py   every match's score, as Whoosh's unlimited search makes it
     ranking.py   the best hits, equal scores ordered by paper id
 
 All of it is written against one release, which ``check_version`` insists on (when a command

@@ -11,6 +11,5 @@ stored record, best first or by title.
     folder.py       the index's folder: opened, checked, made afresh, read
     writer.py       writing a batch of changes (and the vocabulary) with their state
     sync.py         keeping the index in step with papers/ (the freshness rule)
-    order.py        the order a listing reads its hits in
     paper_index.py  PaperIndex: the folder opened, kept fresh, and queried
 """

@@ -20,7 +20,6 @@ from ..concepts.glossary import GlossaryFiles
 from ..results.hits import Hit, hit_from
 from . import state
 from .folder import MISSING, UNFINISHED, IndexFolder
-from .order import ranked_hits
 from .schema import ids_by_docnum
 from .sync import SyncReport
 
@@ -143,23 +142,15 @@ class PaperIndex(IndexFolder):
 
     # -- reading ----------------------------------------------------------------------------
 
-    def run(
-        self, q, limit: int | None, sort: bool = False, fresh: bool = True, exact: bool = False
-    ) -> list[Hit]:
-        """Run a Whoosh query; check the hits' files and run again if any had changed.
-
-        *exact*: rank every matching paper, then keep the best *limit*. Whoosh's top-N
-        collector drops real hits of a query of many weighted terms: ``similar`` lost one
-        of its top 3 for 20 of the 63 bundled papers (with or without its "optimize")."""
+    def run(self, q, limit: int | None, sort: bool = False, fresh: bool = True) -> list[Hit]:
+        """Run a Whoosh query; check the hits' files and run again if any had changed."""
         from ...engine.ranking import ranked
 
         for _attempt in range(2):
             with self.searcher() as searcher:
                 order = "sortkey" if sort else None
-                ids = ids_by_docnum(searcher)
-                found = ranked(searcher, unions(q), None if exact else limit, order, ids)
-                kept = found[:limit] if exact and limit is not None else found
-                stored = [(searcher.stored_fields(n), score) for score, n in kept]
+                found = ranked(searcher, unions(q), limit, order, ids_by_docnum(searcher))
+                stored = [(searcher.stored_fields(n), score) for score, n in found]
                 hits = [hit_from(fields, None if sort else score) for fields, score in stored]
             if not fresh or not self.refresh_stale({f["id"]: f["stamp"] for f, _ in stored}):
                 break
@@ -176,12 +167,14 @@ class PaperIndex(IndexFolder):
         re-indexed there and then and shown as it is now, if it still matches; its place is
         the one its old text earned. *allow*, *restrict*: docnums only to list, or never.)"""
         from ...engine.codec import stored_fields_reader
+        from ...engine.ranking import ranked
 
         with contextlib.ExitStack() as stack:
             if searcher is None:
                 searcher = stack.enter_context(self.searcher())
             stored_fields = stored_fields_reader(searcher)
-            for score, docnum in ranked_hits(searcher, q, limit, sort, allow, restrict):
+            order, ids = ("sortkey" if sort else None), ids_by_docnum(searcher)
+            for score, docnum in ranked(searcher, unions(q), limit, order, ids, allow, restrict):
                 fields = stored_fields(docnum)
                 hit = hit_from(fields, None if sort else score)
                 hit.docnum = docnum

@@ -36,7 +36,7 @@ def similar(index: PaperIndex, rid: str, limit: int = 10) -> tuple[Hit, list[Hit
     if not parts:
         return paper, []
     q = query.And([query.Or(parts), query.Not(query.Term("id", paper.id))])
-    hits = index.run(q, limit, exact=True)
+    hits = index.run(q, limit)
     return paper, hits
 
 

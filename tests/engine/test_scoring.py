@@ -1,0 +1,100 @@
+"""Every match is scored (``engine.scoring``) as Whoosh's unlimited search scores it, and a
+listing's best N are the head of the full ranking, whatever N."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+import yaml
+
+from papercli.engine.ranking import ranked
+from papercli.engine.scoring import scores
+from papercli.engine.unions import unions
+from papercli.search.index.paper_index import PaperIndex
+from papercli.search.index.schema import ids_by_docnum
+from papercli.search.querying.parse import parse_query
+from papercli.store.library import Library
+from papercli.tags.taxonomy import load_taxonomy
+from testing import PAPERS, TEST_DATA, generate_documents
+
+TYPED = [  # (each also typed a letter at a time, as in browse)
+    "large language model",
+    "reinforcement learning agent",
+    "大语言模型",
+    "federated learning",
+    "训练加速",
+]
+SYNTAX = [
+    "tag:llm OR muon",
+    "muon -adam",
+    '"language model"',
+    "year:2025 optimizer",
+    "federat*",
+    "optimizer convergence theory",
+]
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    """1,500 generated papers: posting lists of many blocks, over two segments, where
+    Whoosh's top-N search skips blocks and replaces matchers (its best 3 differed from the
+    full ranking's head for 4 of these queries)."""
+    folder = tmp_path_factory.mktemp("generated")
+    docs = generate_documents(1500, folder / "docs")
+    library = folder / "lib"
+    subprocess.run(
+        [PAPERS, "--library", str(library), "ingest", *map(str, docs)],
+        check=True,
+        capture_output=True,
+    )
+    return PaperIndex(Library(library)).open()
+
+
+def _texts() -> list[str]:
+    texts = set(SYNTAX)
+    for name in ("judged.yaml", "judged_second.yaml", "judged_third.yaml"):
+        for concept in yaml.safe_load((TEST_DATA / name).read_text("utf-8"))["concepts"]:
+            texts.update(concept[k] for k in ("name", "en", "zh") if concept.get(k))
+    for text in TYPED:
+        texts.update(text[:end] for end in range(1, len(text) + 1))
+    return sorted(texts)
+
+
+@pytest.fixture(scope="module")
+def queries(generated):
+    resolve = load_taxonomy().resolve
+    return [(text, unions(parse_query(generated, text, resolve))) for text in _texts()]
+
+
+def test_every_score_is_the_one_whooshs_unlimited_search_gives(generated, queries):
+    with generated.searcher() as searcher:
+        assert len(searcher.reader().leaf_readers()) > 1  # (docnums offset by segment)
+        matched = 0
+        for text, q in queries:
+            whooshs = {docnum: score for score, docnum in searcher.search(q, limit=None).top_n}
+            assert scores(searcher, q) == whooshs, text  # (to the bit)
+            matched += bool(whooshs)
+        assert matched > 0.6 * len(queries)  # (most match something)
+
+
+def test_the_best_n_are_the_head_of_the_full_ranking(generated, queries):
+    with generated.searcher() as searcher:
+        ids = ids_by_docnum(searcher)
+        for text, q in queries:
+            full = ranked(searcher, q, None, None, ids)
+            for limit in (1, 3, 20):
+                assert ranked(searcher, q, limit, None, ids) == full[:limit], (text, limit)
+
+
+def test_only_the_allowed_and_never_the_restricted_are_ranked(generated, queries):
+    with generated.searcher() as searcher:
+        ids = ids_by_docnum(searcher)
+        q = dict(queries)["federated learning"]
+        full = ranked(searcher, q, None, None, ids)
+        allow = {docnum for _score, docnum in full[::2]}
+        restrict = {docnum for _score, docnum in full[:3]}
+        assert ranked(searcher, q, None, None, ids, allow) == full[::2]
+        kept = [hit for hit in full[::2] if hit[1] not in restrict]
+        assert ranked(searcher, q, 5, None, ids, allow, restrict) == kept[:5]
+        assert ranked(searcher, q, 5, None, ids, set()) == []
