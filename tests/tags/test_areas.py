@@ -95,14 +95,8 @@ EXPECTED = {
     "Knowledge graph completion": {"knowledge-graph"},
     "Combinatorial problems on graphs": {"combinatorial-optimization", "graph-neural-networks"},
     # efficiency and systems
-    "Native Sparse Attention": {"efficient-attention", "long-context", "transformers"},
-    "SnapKV-2": {
-        "inference-efficiency",
-        "kv-cache",
-        "long-context",
-        "memory-efficiency",
-        "transformers",
-    },
+    "Native Sparse Attention": {"efficient-attention", "long-context"},
+    "SnapKV-2": {"inference-efficiency", "kv-cache", "long-context", "memory-efficiency"},
     "Wanda++": {"inference-efficiency", "llm", "pruning"},
     "DeepSeekMoE-Lite": {"mixture-of-experts"},
     "Mamba-in-the-Llama": {"knowledge-distillation", "llm", "state-space-model", "transformers"},
