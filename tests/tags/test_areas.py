@@ -67,7 +67,7 @@ EXPECTED = {
     "Optical flow estimation": {"video-understanding"},
     "Temporal action localization": {"transformers", "video-understanding"},
     "Underwater images": {"image-restoration"},
-    "Domain Generalizable Person": {"computer-vision", "normalization"},  # (no causality)
+    "Domain Generalizable Person": {"computer-vision"},  # (no causality; a style normalization)
     # language: retrieval, agents, multi-agent, hallucination
     "CoRAG": {"retrieval-augmented-generation", "question-answering"},
     "SWE-Agent-Zero": {"code-generation", "llm-agent", "reinforcement-learning"},

@@ -1,5 +1,5 @@
 """Tags a reviewer of held-out pages found wrong (issue 45: heldout3 and heldout4 reviews):
-a component a paper uses is not its topic."""
+a component a paper uses is not its topic, nor a word of a tag's in another sense."""
 
 from __future__ import annotations
 
@@ -27,4 +27,46 @@ def tax():
     ],
 )
 def test_a_component_is_not_the_topic(tax, text, expected):
+    assert tax.tag_text(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # 跨语言|模型 is a cross-lingual model, no large language model
+        (
+            "比较多种主动学习采样策略，发现基于跨语言模型不确定性的采样最省标注",
+            ["uncertainty", "multilingual", "active-learning"],
+        ),
+        # 推理时 says when a trained model runs; adapting at test time to a shift is
+        # distribution shift
+        ("使模型推理时能对任意相机直接输出带绝对尺度的深度", []),
+        ("推理时扩展与推理时的搜索", ["test-time-compute"]),
+        (
+            "Test-Time Adaptation for Semantic Segmentation under Adverse Weather",
+            ["distribution-shift", "image-segmentation"],
+        ),
+        ("面向恶劣天气的测试时自适应", ["distribution-shift"]),
+        # an agent's guardrails, an abstaining model: no safety
+        ("concise observations and guardrails against malformed edits matter", []),
+        ("使模型在知识边界外主动拒答", []),
+        ("a learning rate scaling rule that transfers across model widths", []),
+        ("在 ICEWS 与 GDELT 数据集上取得最佳结果且规则可解释", []),
+        # the brain normalizes too; a layer is named
+        ("neurons develop gain modulation and normalization similar to area V4", []),
+        ("a transformer without layer normalisation", ["transformers", "normalization"]),
+        # a ligand for a protein pocket is a molecule; peptides a graph benchmark
+        ("generating molecules that bind a given protein pocket", ["molecular-modeling"]),
+        ("用流匹配模型生成与蛋白质结合口袋结合的配体分子", ["flow-matching", "molecular-modeling"]),
+        (
+            "long-range benchmarks, including peptide property prediction, for GCN and GIN",
+            ["graph-neural-networks"],
+        ),
+        # pseudo-labels are a step of weak supervision and distillation too
+        ("frame-level pseudo-labels refined over three rounds of self-training", []),
+        ("利用帧级伪标签迭代精化", []),
+        ("a semi-supervised segmenter with 1% of the labels", ["semi-supervised-learning"]),
+    ],
+)
+def test_a_word_in_another_sense_earns_no_tag(tax, text, expected):
     assert tax.tag_text(text) == expected
