@@ -1,10 +1,13 @@
 """Tags a reviewer of held-out pages found wrong (issue 45: heldout3 and heldout4 reviews):
-a component a paper uses is not its topic, nor a word of a tag's in another sense."""
+a component a paper uses is not its topic, nor a word of a tag's in another sense, nor what
+the paper beats."""
 
 from __future__ import annotations
 
 import pytest
 
+from papercli.store.record import Record
+from papercli.tags.tagging import auto_tags
 from papercli.tags.taxonomy import PACKAGE_FILE, load_taxonomy
 
 
@@ -70,3 +73,10 @@ def test_a_component_is_not_the_topic(tax, text, expected):
 )
 def test_a_word_in_another_sense_earns_no_tag(tax, text, expected):
     assert tax.tag_text(text) == expected
+
+
+def test_what_a_paper_beats_is_its_baseline(tax):
+    record = Record(
+        id="x", abstract="We show when feature learning by gradient descent beats kernel methods."
+    )
+    assert auto_tags(record, tax) == set()
