@@ -125,7 +125,11 @@ EXPECTED = {
     "Physics-Informed Neural Networks Fail": {"implicit-bias", "partial-differential-equation"},
     # (单次推理: inference; the weather is a field forecast on a grid, no time series)
     "Aurora-Lite": {"ai-for-science", "transformers"},
-    "Gaussian Process Surrogates": {"automl", "bayesian-optimization"},  # (超参数优化)
+    "Gaussian Process Surrogates": {
+        "automl",
+        "bayesian-optimization",
+        "gaussian-process",
+    },  # (超参数优化)
     "Tabular Foundation Models": {"in-context-learning", "tabular-data", "transformers"},
 }
 
@@ -167,7 +171,10 @@ def test_a_tuning_paper_gets_the_tags_of_its_areas(tax, entries, key):
         # segmentation of words and data; speech as a part of speech
         ("word segmentation for spoken Chinese", ["speech-and-audio"]),
         ("将训练数据分割为两部分后做语义分割", ["image-segmentation"]),
-        ("part-of-speech tagging with a dense retriever", ["information-retrieval"]),
+        (
+            "part-of-speech tagging with a dense retriever",
+            ["information-retrieval", "syntactic-parsing"],
+        ),
         ("hate speech detection as a safety benchmark", ["ai-safety"]),
         # distillation, quantization and alignment in other senses
         ("One-Step Image Generation without Distillation", ["image-generation"]),
