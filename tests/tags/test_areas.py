@@ -120,7 +120,12 @@ EXPECTED = {
     "Click-through rate": {"recommender-system"},
     "Generative Retrieval for Sequential": {"recommender-system", "transformers"},
     "Anomaly detection in multivariate": {"anomaly-detection", "time-series"},
-    "Equivariant Flow Matching": {"flow-matching", "molecular-modeling", "optimal-transport"},
+    "Equivariant Flow Matching": {
+        "equivariant-networks",
+        "flow-matching",
+        "molecular-modeling",
+        "optimal-transport",
+    },
     "Fourier Neural Operators": {"partial-differential-equation"},
     "Physics-Informed Neural Networks Fail": {"implicit-bias", "partial-differential-equation"},
     # (单次推理: inference; the weather is a field forecast on a grid, no time series)

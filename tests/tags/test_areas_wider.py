@@ -1,8 +1,8 @@
 """Areas of the AAAI, ICAPS, ACL, COLT and AISTATS calls for papers (knowledge
 representation, planning, constraint satisfaction, parsing, sentiment, social computing,
 tokenization, Gaussian processes, robust statistics, human-AI interaction, off-policy
-evaluation...), in English and Chinese; and the other senses of their words (issue 45:
-heldout4)."""
+evaluation, computational imaging, equivariance, neural ODEs, advertising...), in English and
+Chinese; and the other senses of their words (issue 45: heldout4)."""
 
 from __future__ import annotations
 
@@ -104,6 +104,35 @@ def tax():
             "不完全信息博弈中的搜索",
             ["game-theory"],
         ),
+        ("event cameras at microsecond latency", "微秒级延迟的事件相机", ["computational-imaging"]),
+        (
+            "implicit neural representations for image registration",
+            "用于配准的隐式神经表示",
+            ["implicit-neural-representation"],
+        ),
+        (
+            "object-centric slots learned with slot attention",
+            "以物体为中心的表示",
+            ["object-centric-learning"],
+        ),
+        ("an E(3)-equivariant network", "E(3) 等变网络", ["equivariant-networks"]),
+        (
+            "a neural ODE encodes the trajectory",
+            "用神经常微分方程编码轨迹",
+            ["neural-differential-equations"],
+        ),
+        (
+            "delayed conversions in online advertising",
+            "在线广告中的延迟转化",
+            ["online-advertising"],
+        ),
+        (
+            "multiple instance learning for slides",
+            "基于多示例学习的切片分类",
+            ["weakly-supervised-learning"],
+        ),
+        ("code-switched conversations", "语码转换的对话", ["multilingual"]),
+        ("curiosity-driven exploration", "好奇心驱动的探索", ["reinforcement-learning"]),
     ],
 )
 def test_an_area_of_the_calls_is_named_in_either_language(tax, english, chinese, expected):
@@ -129,6 +158,10 @@ def test_an_area_of_the_calls_is_named_in_either_language(tax, english, chinese,
         ),
         ("retrieved contexts contain misinformation and outdated facts", []),
         ("the agent plans in its world model", ["world-model"]),
+        # an ODE a sampler integrates; a neural field decoded on the way; ad revenue
+        ("直接构造一条常微分方程路径实现图像编辑", ["image-generation"]),
+        ("把反照率与法线解耦为纹理空间中的神经场", []),
+        ("在线 A/B 测试中广告收入提升 2.1%", []),
     ],
 )
 def test_a_word_of_a_new_area_in_another_sense_earns_no_tag(tax, text, expected):

@@ -21,7 +21,7 @@ def tax():
     [
         # attention is a component of papers about other things; the architecture is named
         ("在图像空间中用可变形注意力融合相机与雷达特征", []),
-        ("用注意力多示例学习聚合图块特征", []),
+        ("用注意力多示例学习聚合图块特征", ["weakly-supervised-learning"]),
         ("an attention-based association module links detections", []),
         ("把交叉注意力投影矩阵的编辑写成最小二乘问题", []),
         ("Whisper decoder self-attention heads", []),
