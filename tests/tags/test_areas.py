@@ -121,7 +121,7 @@ EXPECTED = {
     "Generative Retrieval for Sequential": {"recommender-system", "transformers"},
     "Anomaly detection in multivariate": {"anomaly-detection", "time-series"},
     "Equivariant Flow Matching": {
-        "equivariant-networks",
+        "equivariance",
         "flow-matching",
         "molecular-modeling",
         "optimal-transport",

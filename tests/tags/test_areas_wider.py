@@ -115,11 +115,11 @@ def tax():
             "以物体为中心的表示",
             ["object-centric-learning"],
         ),
-        ("an E(3)-equivariant network", "E(3) 等变网络", ["equivariant-networks"]),
+        ("an E(3)-equivariant network", "E(3) 等变网络", ["equivariance"]),
         (
             "a neural ODE encodes the trajectory",
             "用神经常微分方程编码轨迹",
-            ["neural-differential-equations"],
+            ["neural-ode"],
         ),
         (
             "delayed conversions in online advertising",

@@ -33,6 +33,18 @@ def test_a_component_is_not_the_topic(tax, text, expected):
     assert tax.tag_text(text) == expected
 
 
+def test_attention_still_finds_transformers_in_search(tax):
+    """Named in passing: no tag, but the glossary's transformers concept (which search
+    reads) is still spoken of."""
+    from papercli.search.concepts.glossary import GlossaryFiles
+    from testing import TEST_DATA
+
+    glossary = GlossaryFiles(user=TEST_DATA / "none.yaml").load()
+    text = "设计注意力能量和前馈能量函数"
+    assert tax.tag_text(text) == []
+    assert "transformers" in glossary.find(text)
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

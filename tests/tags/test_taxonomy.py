@@ -263,9 +263,12 @@ def test_every_shipped_alias_resolves_to_its_tag(tax):
 
 
 def test_every_shipped_alias_matches_itself(tax):
+    """An alias tags its own text, unless it is named only in passing: a sign of the topic
+    for search alone (transformers' attention, a component)."""
     for name, tag in tax.tags.items():
         for alias in [*tag.en, *tag.zh]:
-            assert name in tax.tag_text(f"({alias})"), f"{name}: {alias!r}"
+            if alias not in tag.passing:
+                assert name in tax.tag_text(f"({alias})"), f"{name}: {alias!r}"
 
 
 def test_default_load_uses_the_package_file_when_the_user_has_none():
@@ -436,7 +439,7 @@ DIGEST_EXPECTED = {
         "communication-efficiency",
     },
     "Celo2": {"optimizer", "learned-optimizers", "generalization", "meta-learning"},
-    "STARS": {"riemannian-optimization", "activation-steering"},  # (推理时: when it runs)
+    "STARS": {"riemannian-optimization", "activation-steering", "test-time-compute"},
     "∇-Reasoner": {"llm", "reasoning", "mathematical-reasoning", "test-time-compute"},
     "MASS": {
         "bilevel-optimization",
