@@ -35,7 +35,7 @@ def tax():
             "We design a message-passing scheme over the transaction graph",
             ["graph-neural-networks"],
         ),
-        ("在等变消息传递势函数中加入长程静电项", ["graph-neural-networks"]),
+        ("在等变消息传递势函数中加入长程静电项", ["graph-neural-networks", "equivariance"]),
         ("On HotpotQA, MuSiQue and 2WikiMultiHopQA", ["question-answering"]),
         ("多跳问答中的早期错误", ["question-answering"]),
     ],

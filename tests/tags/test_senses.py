@@ -23,7 +23,7 @@ def tax():
         ("对 SDS 梯度施加视角条件的方向对齐正则", []),
         ("预训练一个区域—文本对齐的检测器", []),
         ("再把两种表示对齐到同一空间", []),
-        ("先用注意力输出的逐层蒸馏对齐，再微调", ["transformers", "knowledge-distillation"]),
+        ("先用注意力输出的逐层蒸馏对齐，再微调", ["knowledge-distillation"]),
         ("mitigated with a phoneme alignment constraint", []),
         ("a surrogate trained with a gradient-alignment regularizer", []),
         ("as well as state-of-the-art alignment-based models", []),

@@ -180,7 +180,7 @@ def test_resolve_in_both_languages(tax):
 def test_resolve_splits_the_two_senses_of_tui_li(tax):
     assert tax.resolve("推理") == "reasoning"
     assert tax.resolve("数学推理") == "mathematical-reasoning"
-    assert tax.resolve("推理时") == "test-time-compute"
+    assert tax.resolve("推理时扩展") == "test-time-compute"
     assert tax.resolve("推理速度") == "inference-efficiency"
 
 
@@ -263,9 +263,12 @@ def test_every_shipped_alias_resolves_to_its_tag(tax):
 
 
 def test_every_shipped_alias_matches_itself(tax):
+    """An alias tags its own text, unless it is named only in passing: a sign of the topic
+    for search alone (transformers' attention, a component)."""
     for name, tag in tax.tags.items():
         for alias in [*tag.en, *tag.zh]:
-            assert name in tax.tag_text(f"({alias})"), f"{name}: {alias!r}"
+            if alias not in tag.passing:
+                assert name in tax.tag_text(f"({alias})"), f"{name}: {alias!r}"
 
 
 def test_default_load_uses_the_package_file_when_the_user_has_none():
@@ -291,7 +294,8 @@ def test_a_user_file_replaces_the_package_file():
     [
         # 推理: reasoning vs inference
         ("在数学推理任务上提升 10-40% 准确率", ["reasoning", "mathematical-reasoning"]),
-        ("让 LLM 在推理时生成问题特定的合成训练数据", ["llm", "test-time-compute"]),
+        ("让 LLM 在推理时生成问题特定的合成训练数据", ["llm"]),
+        ("推理时扩展与推理时的搜索", ["test-time-compute"]),
         ("推理速度提升 3 倍", ["inference-efficiency"]),
         ("推理速度比基线快 45 倍", []),
         ("推理延迟降低一半", ["inference-efficiency"]),
@@ -302,7 +306,7 @@ def test_a_user_file_replaces_the_package_file():
         # alignment
         ("alignment of large language models with human preferences", ["llm", "alignment"]),
         ("aesthetics, detail fidelity, and semantic alignment", []),
-        ("Aligning Activation Updates Beyond Normalisation", ["normalization"]),
+        ("Aligning Activation Updates Beyond Layer Normalisation", ["normalization"]),
         ("参数方向与有效更新之间存在根本性不对齐", []),
         # diffusion
         ("Discrete diffusion language models (dLLMs)", ["diffusion", "llm"]),

@@ -52,18 +52,19 @@ def headline(record: Record) -> str:
 _FIELDS = ("title", "short_name", "abstract", "summary_zh")
 # (a text without one of these words compares with nothing: most tags need no second look)
 _COMPARISON = re.compile(
-    r"than|over|vers|vs|outperform|compared|same|比|优于|超越|基线|baseline", re.I
+    r"than|over|vers|vs|outperform|beat|compared|same|比|优于|超越|基线|baseline", re.I
 )
 
 
-# What a paper compares itself with: "over X", "than previous X", "outperforms X", "the
+# What a paper compares itself with: "over X", "than previous X", "outperforms X", "beats X", "the
 # same loss as X" (not "the same architecture as X": that is used), "X baselines", 相比基于
 # X, 比 X (not 比特 "bit", 对比 "contrast"). Stricter than search's reading of the same role
 # (``passing.baseline``), which only ranks a paper lower: here the tag goes, so the
 # comparison must stand right before the mention ("over Adam for language model training"
 # compares optimizers, not language models).
 _COMPARED = re.compile(
-    r"\b(?:than|over|versus|vs\.?|outperforms?|outperforming|compared (?:to|with))\s+(?:\S+\s+)?$"
+    r"\b(?:than|over|versus|vs\.?|outperforms?|outperforming|beats?|beating|compared (?:to|with))"
+    r"\s+(?:\S+\s+)?$"
     r"|\bsame\s+(?:loss|accuracy|performance|quality|perplexity|score|results?)\s+as\s+$"
     r"|(?:(?<![可对])比(?![特例率值])|相比于?|相较于?|优于|超越了?)[^，。,;；]{0,12}$",
     re.I,
