@@ -29,13 +29,14 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto --dist worksteal -m "not slow"
 
-## soak: the fault and crash suites' long random matrices (a new seed each run), every alias variant of the taxonomy's windowed search, every index file damaged every way, Ctrl-C in every phase, every word of the query builder's check; CI runs it too
+## soak: the fault and crash suites' long random matrices (a new seed each run), every alias variant of the taxonomy's windowed search, every index file damaged every way, Ctrl-C in every phase, every word of the query builder's check, the wheel in a fresh virtualenv; CI runs it too
 soak: $(STAMP)
 	PAPERS_SOAK=1 $(BIN)/python -m pytest -q -n auto tests/store/test_faults.py tests/store/test_crash.py \
 		tests/search/test_index_damage.py tests/search/test_querylang.py \
 		tests/render/test_terminal.py::test_ctrl_c_during_an_ingest_leaves_the_library_before_or_after \
 		tests/render/test_terminal.py::test_ctrl_c_during_a_rebuild_keeps_the_index_usable \
-		tests/tags/test_taxonomy.py::test_windowed_alias_search_agrees_with_a_full_scan
+		tests/tags/test_taxonomy.py::test_windowed_alias_search_agrees_with_a_full_scan \
+		tests/cli/test_conventions.py::test_wheel_installs_and_runs_in_a_fresh_virtualenv
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

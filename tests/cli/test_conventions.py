@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from papercli.cli.app import app
-from testing import PAPERS, ROOT, generate_documents
+from testing import PAPERS, ROOT, SOAK, generate_documents
 
 
 def invoke(*args, env=None):
@@ -313,6 +313,7 @@ def test_sample_documents_are_the_bundled_ones(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not SOAK, reason="a packaging check of 20 s: make soak runs it")
 def test_wheel_installs_and_runs_in_a_fresh_virtualenv(tmp_path):
     dist = tmp_path / "dist"
     subprocess.run(

@@ -4,6 +4,7 @@ listing's best N are the head of the full ranking, whatever N."""
 from __future__ import annotations
 
 import subprocess
+from pathlib import Path
 
 import pytest
 import yaml
@@ -16,7 +17,7 @@ from papercli.search.index.schema import ids_by_docnum
 from papercli.search.querying.parse import parse_query
 from papercli.store.library import Library
 from papercli.tags.taxonomy import load_taxonomy
-from testing import PAPERS, TEST_DATA, generate_documents
+from testing import PAPERS, TEST_DATA, built_once, generate_documents
 
 TYPED = [  # (each also typed a letter at a time, as in browse)
     "large language model",
@@ -40,15 +41,16 @@ def generated(tmp_path_factory):
     """1,500 generated papers: posting lists of many blocks, over two segments, where
     Whoosh's top-N search skips blocks and replaces matchers (its best 3 differed from the
     full ranking's head for 4 of these queries)."""
-    folder = tmp_path_factory.mktemp("generated")
-    docs = generate_documents(1500, folder / "docs")
-    library = folder / "lib"
-    subprocess.run(
-        [PAPERS, "--library", str(library), "ingest", *map(str, docs)],
-        check=True,
-        capture_output=True,
-    )
-    return PaperIndex(Library(library)).open()
+
+    def build(folder: Path) -> None:
+        docs = generate_documents(1500, folder / "docs")
+        subprocess.run(
+            [PAPERS, "--library", str(folder / "lib"), "ingest", *map(str, docs)],
+            check=True,
+            capture_output=True,
+        )
+
+    return PaperIndex(Library(built_once(tmp_path_factory, "scoring-1500", build) / "lib")).open()
 
 
 def _texts() -> list[str]:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from testing import PAPERS, SEEDS, SOAK, generate_documents
+from testing import PAPERS, SEEDS, SOAK, built_once, generate_documents
 
 # Kills per command: a handful by default, the long matrix under `make soak`.
 KILL_POINTS = int(os.environ.get("PAPERS_KILL_POINTS", "24" if SOAK else "4"))
@@ -37,24 +37,29 @@ def snapshot(lib: Path) -> dict[str, bytes]:
 @pytest.fixture(scope="module")
 def setup(tmp_path_factory):
     """A library with the seeds and a user's tag edit, and a 300-paper batch to ingest."""
-    base = tmp_path_factory.mktemp("crash")
-    docs = base / "docs"
-    generate_documents(300, docs, seed=7)
-    lib = base / "before"
-    papers(lib, "ingest", *map(str, SEEDS))
-    papers(lib, "tag", "iclr2026-muonbp", "--add", "reading-list", "--remove", "llm")
-    page = base / "repeat.txt"  # merges into existing papers too, not only new ones
-    abstract = __import__("yaml").safe_load((lib / "papers" / "iclr2026-muonbp.yaml").read_text())[
-        "abstract"
-    ]
-    page.write_text(f"ICLR 2026 论文列表\n\n{abstract}\n", encoding="utf-8")
-    inputs = [*sorted(map(str, docs.glob("*.txt"))), str(page)]
-    after = base / "after"
-    shutil.copytree(lib, after)
-    start = time.perf_counter()
-    papers(after, "ingest", *inputs)
-    duration = time.perf_counter() - start
-    return lib, inputs, snapshot(lib), snapshot(after), duration
+
+    def build(base: Path) -> None:
+        lib = base / "before"
+        papers(lib, "ingest", *map(str, SEEDS))
+        papers(lib, "tag", "iclr2026-muonbp", "--add", "reading-list", "--remove", "llm")
+        generate_documents(300, base / "docs", seed=7)
+        record = (lib / "papers" / "iclr2026-muonbp.yaml").read_text()
+        abstract = __import__("yaml").safe_load(record)["abstract"]
+        # (merges into existing papers too, not only new ones)
+        (base / "repeat.txt").write_text(f"ICLR 2026 论文列表\n\n{abstract}\n", encoding="utf-8")
+        shutil.copytree(lib, base / "after")
+        start = time.perf_counter()
+        papers(base / "after", "ingest", *inputs_of(base))
+        (base / "duration").write_text(repr(time.perf_counter() - start))
+
+    base = built_once(tmp_path_factory, "crash-300", build)
+    lib, after = base / "before", base / "after"
+    duration = float((base / "duration").read_text())
+    return lib, inputs_of(base), snapshot(lib), snapshot(after), duration
+
+
+def inputs_of(base: Path) -> list[str]:
+    return [*sorted(map(str, (base / "docs").glob("*.txt"))), str(base / "repeat.txt")]
 
 
 def kill_at(delay: float, argv: list[str]) -> int:
