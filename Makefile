@@ -36,7 +36,8 @@ soak: $(STAMP)
 		tests/render/test_terminal.py::test_ctrl_c_during_an_ingest_leaves_the_library_before_or_after \
 		tests/render/test_terminal.py::test_ctrl_c_during_a_rebuild_keeps_the_index_usable \
 		tests/tags/test_taxonomy.py::test_windowed_alias_search_agrees_with_a_full_scan \
-		tests/cli/test_conventions.py::test_wheel_installs_and_runs_in_a_fresh_virtualenv
+		tests/cli/test_conventions.py::test_wheel_installs_and_runs_in_a_fresh_virtualenv \
+		tests/engine/test_parallel.py::test_the_parallel_writer_builds_the_one_process_index
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
