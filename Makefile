@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/papers --library $(LIBRARY) search muon
 
-## test: the whole suite on every core (slow end-to-end checks included), then ruff; ~4 min on 2 cores
+## test: the whole suite on every core (slow end-to-end checks included), then ruff; ~5 min on 2 cores
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto --dist worksteal
 	$(BIN)/ruff check src tests benchmarks
