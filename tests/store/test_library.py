@@ -119,3 +119,47 @@ def test_a_removal_killed_lands_whole_or_not_at_all(tmp_library, point):
         assert said == "discarded an interrupted write that had not committed"
         assert _files(tmp_library) == before and copies == ["b-0123.txt"]
     assert not (tmp_library.root / TXN_DIR).exists()
+
+
+def test_an_atomic_write_to_a_pipe_writes_into_it_and_leaves_it_a_pipe(tmp_path):
+    """``papers export -o /dev/stdout`` (a symlink to a pipe or terminal): renaming a new
+    file over it replaced /dev/stdout itself with a regular file (as root) and wrote
+    nothing to the output."""
+    import os
+    import stat
+
+    from papercli.store.files import atomic_write
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    link = tmp_path / "stdout"
+    link.symlink_to(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        atomic_write(link, b"@article{a,}\n")
+        assert os.read(reader, 100) == b"@article{a,}\n"
+    finally:
+        os.close(reader)
+    assert link.is_symlink() and stat.S_ISFIFO(os.stat(link).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "stdout"]  # (no leftover)
+
+
+def test_an_export_to_dev_stdout_redirected_to_a_file_fills_that_file(bundled_copy, tmp_path):
+    """``papers export muon -o /dev/stdout > refs.bib``: /dev/stdout is then the regular
+    file refs.bib; the entries go into it, and /dev/stdout stays the link it was."""
+    import os
+    import subprocess
+
+    from testing import PAPERS
+
+    out = tmp_path / "refs.bib"
+    argv = [PAPERS, "--library", str(bundled_copy), "export", "muon"]
+    with open(out, "wb") as handle:
+        done = subprocess.run(
+            [*argv, "-o", "/dev/stdout", "--format", "bibtex"],
+            stdout=handle,
+            stderr=subprocess.PIPE,
+        )
+    assert done.returncode == 0, done.stderr
+    assert out.read_text("utf-8").count("@") == 4
+    assert os.path.islink("/dev/stdout")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,11 @@ def atomic_writer(path: Path) -> Iterator:
     The file gets the permissions a shell redirect would give it (0666 less the umask),
     or keeps those of the file it replaces (``tempfile.mkstemp`` would make it 0600)."""
     path = Path(path)
+    if _stream(path):  # (-o /dev/stdout, a pipe: no file to keep whole; a rename would
+        with open(path, "wb") as handle:  # put a file in the place of /dev/stdout)
+            yield handle
+        return
+    path = Path(os.path.realpath(path))  # (a link to a file stays a link: its file replaced)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = _new_temporary(path)
     try:
@@ -39,6 +45,17 @@ def atomic_writer(path: Path) -> Iterator:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _stream(path: Path) -> bool:
+    """Whether *path* is a stream rather than a file: a pipe, a terminal, a device, or a
+    name of the process's own descriptors (/dev/stdout, /dev/fd/1, /proc/self/fd/1)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return True
+    except FileNotFoundError:
+        return False
+    return str(path.absolute()).startswith(("/dev/", "/proc/"))
 
 
 def _new_temporary(path: Path) -> tuple[int, str]:
