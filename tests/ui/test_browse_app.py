@@ -120,6 +120,52 @@ def test_a_listing_lays_out_the_rows_on_the_screen_and_the_rest_when_shown(
     run(scenario, make_app(browse_template))
 
 
+def _cells(strip) -> list[tuple[str, object]]:
+    """A drawn line, a character at a time with what the terminal is told of its look (the
+    mouse's and selection's meta left out)."""
+    return [(ch, s.clear_meta_and_links()) for text, s, _c in strip for ch in text]
+
+
+def test_rows_are_drawn_as_the_option_list_draws_them(browse_template):
+    """``ResultsList`` draws its rows itself: the same characters and looks as
+    ``OptionList``'s own drawing (Textual's ``Content``), highlighted, marked, under the
+    mouse, focused or not, in English and Chinese; and a click lands on its row."""
+    from textual.widgets import OptionList
+
+    async def scenario(pilot, app):
+        results = app.query_one(ResultsList)
+
+        def same() -> None:
+            height = results.scrollable_content_region.height
+            for y in range(height + 1):  # (and the blank line under the last row)
+                ours, theirs = results.render_line(y), OptionList.render_line(results, y)
+                assert _cells(ours) == _cells(theirs), y
+                if results.scroll_offset.y + y < len(results.hits):
+                    assert {s.meta.get("option") for _t, s, _c in ours} == {
+                        results.scroll_offset.y + y
+                    }
+
+        for query in ("muon", "大语言模型", "large language model"):
+            app.query_one(QueryBox).value = query
+            await settle(pilot)
+            same()
+            await pilot.press("down", "space", "down", "down")  # (in the list; one marked)
+            await settle(pilot)
+            same()
+            await pilot.hover(ResultsList, offset=(3, 1))
+            await pilot.pause()
+            same()
+            await pilot.press("slash")
+            await pilot.pause()
+            same()  # (the list not focused)
+        await pilot.click(ResultsList, offset=(3, 2))
+        await pilot.pause()
+        assert results.highlighted == 2 and app.query_one("#main").has_class("-wide")
+
+    run(scenario, make_app(browse_template), size=(200, 50))
+    run(scenario, make_app(browse_template), size=(80, 24))
+
+
 def test_full_garbage_collections_wait_while_the_app_runs(browse_template):
     before = gc.get_threshold()
 
