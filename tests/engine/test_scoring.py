@@ -100,3 +100,33 @@ def test_only_the_allowed_and_never_the_restricted_are_ranked(generated, queries
         kept = [hit for hit in full[::2] if hit[1] not in restrict]
         assert ranked(searcher, q, 5, None, ids, allow, restrict) == kept[:5]
         assert ranked(searcher, q, 5, None, ids, set()) == []
+
+
+def test_a_terms_postings_read_in_blocks_score_as_its_matcher_scores_them(generated):
+    """A term's postings are scored a block at a time (``_posting_scores``), each as
+    Whoosh's matcher scores it, to the bit: scored fields (BM25F), unscored ones (the
+    weight), a boost, a term of many blocks and one absent from a segment."""
+    from whoosh import query
+
+    from papercli.engine import scoring
+
+    terms = [
+        query.Term("abstract", "model"),  # (thousands of postings: many blocks)
+        query.Term("summary", "模型"),
+        query.Term("title", "learn", boost=0.05),
+        query.Term("tag", "llm"),
+        query.Term("concept", "llm"),
+        query.Term("abstract", "zzzzzz"),
+    ]
+    with generated.searcher() as searcher:
+        context, read = searcher.context(), 0
+        for sub, _offset in searcher.leaf_searchers():
+            for term in terms:
+                walked, matcher = {}, term.matcher(sub, context)
+                while matcher.is_active():
+                    walked[matcher.id()] = matcher.score()
+                    matcher.next()
+                posted = scoring._posting_scores(term.matcher(sub, context), sub)
+                assert posted == walked or (posted is None and not walked), term
+                read += len(posted or ())
+        assert read > 1000  # (about 1,800: blocks of 128)

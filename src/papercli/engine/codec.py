@@ -79,16 +79,21 @@ class _PerDocReader(W3PerDocReader):
     def has_column(self, fieldname):
         return fieldname in self._colfiles
 
-    def doc_field_length(self, docnum, fieldname, default=0):
-        """``W3PerDocReader.doc_field_length`` from the field's lengths read in one piece:
-        Whoosh read them a document at a time (a seek and a read each), for every posting
-        it wrote when committing and every hit it scored."""
+    def field_lengths(self, fieldname) -> bytes | None:
+        """The field's length byte of every document (None: no column), read in one piece
+        (a column of one byte a document: typecode "B")."""
         if fieldname not in self._length_bytes:
             reader = self._cached_reader(_lenfield(fieldname), LENGTHS_COLUMN)
             self._length_bytes[fieldname] = (
                 None if reader is None else reader._dbfile.get(reader._basepos, reader._count)
-            )  # (a column of one byte a document: typecode "B")
-        lengths = self._length_bytes[fieldname]
+            )
+        return self._length_bytes[fieldname]
+
+    def doc_field_length(self, docnum, fieldname, default=0):
+        """``W3PerDocReader.doc_field_length`` from the field's lengths read in one piece:
+        Whoosh read them a document at a time (a seek and a read each), for every posting
+        it wrote when committing and every hit it scored."""
+        lengths = self.field_lengths(fieldname)
         if lengths is None:
             return default
         if docnum > self._doccount:
@@ -185,3 +190,10 @@ class _PRead(StructFile):
 
     def get(self, position, length):
         return os.pread(self._fd, length, position)
+
+
+def lengths_reader(segment_reader, fieldname: str) -> bytes | None:
+    """The length byte of *fieldname* for every document of one segment, as our codec
+    holds it; None where the segment is of another codec or has no such column."""
+    perdoc = getattr(segment_reader, "_perdoc", None)
+    return perdoc.field_lengths(fieldname) if isinstance(perdoc, _PerDocReader) else None
