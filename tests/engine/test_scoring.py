@@ -102,31 +102,41 @@ def test_only_the_allowed_and_never_the_restricted_are_ranked(generated, queries
         assert ranked(searcher, q, 5, None, ids, set()) == []
 
 
-def test_a_terms_postings_read_in_blocks_score_as_its_matcher_scores_them(generated):
-    """A term's postings are scored a block at a time (``_posting_scores``), each as
-    Whoosh's matcher scores it, to the bit: scored fields (BM25F), unscored ones (the
-    weight), a boost, a term of many blocks and one absent from a segment."""
+def test_terms_and_phrases_read_from_their_postings_score_as_their_matchers(generated):
+    """A term's postings and a phrase's matches are read a block at a time
+    (``engine.postings``) and scored as Whoosh's matchers score them, to the bit, with the
+    class of the matcher Whoosh builds and whether it matches anything: scored fields
+    (BM25F), unscored ones (the weight), boosts, a term of many blocks, Chinese bigram
+    phrases, a phrase of a repeated word, and words a segment lacks."""
     from whoosh import query
 
-    from papercli.engine import scoring
+    from papercli.engine import postings
 
-    terms = [
+    queries = [
         query.Term("abstract", "model"),  # (thousands of postings: many blocks)
         query.Term("summary", "模型"),
         query.Term("title", "learn", boost=0.05),
         query.Term("tag", "llm"),
         query.Term("concept", "llm"),
         query.Term("abstract", "zzzzzz"),
+        query.Phrase("summary", ["大语", "语言", "言模", "模型"]),
+        query.Phrase("summary", ["训练", "练加", "加速"]),
+        query.Phrase("abstract", ["languag", "model"]),
+        query.Phrase("abstract", ["model", "model"]),
+        query.Phrase("abstract", ["larg", "languag", "model"], boost=2.5),
+        query.Phrase("abstract", ["languag", "zzzzzz"]),
+        query.Phrase("title", ["model", "languag"]),
     ]
     with generated.searcher() as searcher:
         context, read = searcher.context(), 0
         for sub, _offset in searcher.leaf_searchers():
-            for term in terms:
-                walked, matcher = {}, term.matcher(sub, context)
+            for q in queries:
+                walked, matcher = {}, q.matcher(sub, context)
+                active = matcher.is_active()
                 while matcher.is_active():
                     walked[matcher.id()] = matcher.score()
                     matcher.next()
-                posted = scoring._posting_scores(term.matcher(sub, context), sub)
-                assert posted == walked or (posted is None and not walked), term
-                read += len(posted or ())
-        assert read > 1000  # (about 1,800: blocks of 128)
+                found, cls, found_active = postings.scored(q, sub, context)
+                assert (found, cls, found_active) == (walked, type(matcher), active), q
+                read += len(found)
+        assert read > 2000  # (about 2,400)

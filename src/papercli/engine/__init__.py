@@ -11,6 +11,7 @@ here, each with a differential test against Whoosh's own (``tests/engine/``):
     parallel.py  Whoosh's multiprocess writer, safe to interrupt, kill and fill the disk
     unions.py    an OR matched by a plain tree of unions (the query-class swap)
     scoring.py   every match's score, as Whoosh's unlimited search makes it
+    postings.py  a term's postings and a phrase's matches, read a block at a time
     ranking.py   the best hits, equal scores ordered by paper id
 
 All of it is written against one release, which ``check_version`` insists on (when a command

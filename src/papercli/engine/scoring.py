@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import functools
 
+from . import postings
+
 
 def scores(searcher, q) -> dict[int, float]:
     """docnum (of *searcher*, across its segments) -> score, for every match of *q*."""
@@ -93,11 +95,19 @@ def _evaluate(q, sub, context, within: set[int] | None = None) -> _Node:
 
 
 def _walked(q, sub, context, within: set[int] | None) -> _Node:
-    """*q*'s own Whoosh matcher, every match read (no quality bound: nothing skipped);
-    with *within*, only those, skipped to when they are few beside the matches."""
+    """*q*'s matches: a term's or a phrase's read from its postings (``postings``), any
+    other's by its own Whoosh matcher, every match read (no quality bound: nothing
+    skipped); with *within*, only those, skipped to when they are few beside the matches."""
+    few = within is not None and len(within) * 8 < q.estimate_size(sub.reader())
+    read = None if few else postings.scored(q, sub, context)
+    if read is not None:
+        found, cls, active = read
+        if within is not None:
+            found = {d: s for d, s in found.items() if d in within}
+        return _Node(found, cls, active)
     matcher = q.matcher(sub, context)
     found, active = {}, matcher.is_active()
-    if within is not None and len(within) * 8 < q.estimate_size(sub.reader()):
+    if few:
         for docnum in sorted(within):
             if not matcher.is_active():
                 break
@@ -106,74 +116,12 @@ def _walked(q, sub, context, within: set[int] | None) -> _Node:
             if matcher.is_active() and matcher.id() == docnum:
                 found[docnum] = matcher.score()
         return _Node(found, type(matcher), active)
-    posted = _posting_scores(matcher, sub)
-    if posted is not None:
-        found = posted
-    while posted is None and matcher.is_active():
+    while matcher.is_active():
         found[matcher.id()] = matcher.score()
         matcher.next()
     if within is not None:
         found = {d: s for d, s in found.items() if d in within}
     return _Node(found, type(matcher), active)
-
-
-def _posting_scores(matcher, sub) -> dict[int, float] | None:
-    """A term's postings in the segment *sub* (a leaf matcher, boosted or not), read a
-    block at a time and each scored as its scorer scores it (BM25F's formula written out:
-    the same operations on the same numbers, the same floats); None for any other matcher.
-    Whoosh's matcher made eight calls a posting: at 10,000 papers, half of a common word's
-    search."""
-    from whoosh import scoring
-    from whoosh.codec.whoosh3 import W3LeafMatcher
-    from whoosh.matching import WrappingMatcher
-
-    leaf, boost = matcher, None
-    if type(matcher) is WrappingMatcher:
-        leaf, boost = matcher.child, matcher.boost
-    scorer = getattr(leaf, "scorer", None)
-    if type(leaf) is not W3LeafMatcher or type(scorer) not in (
-        scoring.BM25FScorer,
-        scoring.WeightScorer,
-    ):
-        return None
-    ids: list[int] = []
-    weights: list[float] = []
-    while leaf.is_active():  # (Whoosh's own readers of a block's arrays)
-        if leaf._ids is None:
-            leaf._read_ids()
-        if leaf._weights is None:
-            leaf._read_weights()
-        ids.extend(leaf._ids[leaf._i : leaf._blocklength])
-        weights.extend(leaf._weights[leaf._i : leaf._blocklength])
-        leaf._next_block()
-    if type(scorer) is scoring.WeightScorer:  # (its score: the posting's weight)
-        found = dict(zip(ids, weights, strict=True))
-    else:  # bm25(idf, tf, fl, avgfl, B, K1), fl read as doc_field_length(docnum, field, 1)
-        idf, avgfl, b, k1 = scorer.idf, scorer.avgfl, scorer.B, scorer.K1
-        k1_1, b_1 = k1 + 1, 1 - b
-        fls = _lengths(sub, leaf._term[0], ids)
-        found = {
-            d: idf * ((w * k1_1) / (w + k1 * (b_1 + b * fl / avgfl)))
-            for d, w, fl in zip(ids, weights, fls, strict=True)
-        }
-    if boost is not None:  # (WrappingMatcher.score: the child's times the boost)
-        return {docnum: value * boost for docnum, value in found.items()}
-    return found
-
-
-def _lengths(sub, fieldname: str, docnums: list[int]) -> list:
-    """The field's length in each of *docnums*, as the segment's searcher *sub* reads it
-    for BM25F (``doc_field_length(docnum, fieldname, 1)``): from our codec's length bytes."""
-    from whoosh.util.numeric import byte_to_length
-
-    from .codec import lengths_reader
-
-    lengths = lengths_reader(sub.reader(), fieldname)
-    if lengths is None:  # (another codec's segment: Whoosh's own reading)
-        return [sub.doc_field_length(d, fieldname, 1) for d in docnums]
-    table = [None, *map(byte_to_length, range(1, 256))]  # (byte 0: None, as Whoosh's)
-    end = len(lengths)
-    return [table[lengths[d]] if d < end else None for d in docnums]
 
 
 def _union(a: _Node, b: _Node) -> _Node:
