@@ -343,3 +343,45 @@ def _small_batches(writer_module):
         return writer
 
     return made
+
+
+def test_held_searchers_are_kept_and_brought_up_to_each_commit(seeded_library, monkeypatch):
+    """``hold_searchers`` (papers browse: a search a keystroke): a thread's searcher is kept
+    from one search to the next while nothing is committed, and reads each commit as a new
+    searcher would, another process's or its own (a record edited in place is re-indexed
+    by the search that shows it, and read again within that search)."""
+    import threading
+
+    from whoosh.index import FileIndex
+
+    opened = []
+    original = FileIndex.searcher
+    monkeypatch.setattr(
+        FileIndex, "searcher", lambda self, **kw: opened.append(1) or original(self, **kw)
+    )
+    index = PaperIndex(seeded_library).open()
+    index.hold_searchers()
+    opened.clear()  # (opening the index synced it)
+    muon = [ids(search(index, "muon")) for _ in range(3)]
+    assert muon == [muon[0]] * 3 and len(muon[0]) == 4
+    assert len(opened) == 1  # (one searcher, three searches)
+
+    writer = PaperIndex(seeded_library).open()  # (another command, say)
+    path = seeded_library.record_path("iclr2026-rrnco")
+    path.write_text(path.read_text("utf-8").replace("Real-World", "Zanzibar"), "utf-8")
+    writer.sync()
+    assert ids(search(index, "zanzibar")) == ["iclr2026-rrnco"]
+
+    text = path.read_text("utf-8").replace("Zanzibar", "Quokka")
+    with open(path, "w", encoding="utf-8") as handle:  # in place: seen when shown
+        handle.write(text)
+    [hit] = search(index, "RRNCO")
+    assert "Quokka" in hit.record.title
+    assert ids(search(index, "quokka")) == ["iclr2026-rrnco"]
+    assert ids(search(index, "zanzibar")) == []
+
+    other: list = []  # (another thread: a searcher of its own)
+    worker = threading.Thread(target=lambda: other.append(ids(search(index, "muon"))))
+    worker.start()
+    worker.join()
+    assert other == [ids(search(index, "muon"))]

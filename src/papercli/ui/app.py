@@ -74,6 +74,7 @@ class BrowseApp(PaperKeys, App[int]):
     ) -> None:
         super().__init__()
         self.browsing = browsing
+        browsing.index.hold_searchers()  # (a search a keystroke: each thread keeps its own)
         self.initial = query
         self.opener = opener  # (the system's link opener; tests give their own)
         if not color and not self.no_color:  # (--no-color, or the color setting: never)

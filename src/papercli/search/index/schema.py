@@ -143,12 +143,21 @@ def document(
 
 def ids_by_docnum(searcher):
     """docnum -> paper id, read from the sort key's column (``label\\0id``): a stored record
-    would be unpickled whole for its id. None for an index with no paper (no column)."""
+    would be unpickled whole for its id. None for an index with no paper (no column). The
+    column is opened when first read (only equal scores read it; opening it read the
+    offsets of every paper: 0.6 ms a search at 10,000 papers)."""
     reader = searcher.reader()
     if not reader.has_column("sortkey"):
         return None
-    column = reader.column_reader("sortkey")
-    return lambda docnum: column[docnum].rpartition("\0")[2]
+    column = None
+
+    def paper_id(docnum: int) -> str:
+        nonlocal column
+        if column is None:
+            column = reader.column_reader("sortkey")
+        return column[docnum].rpartition("\0")[2]
+
+    return paper_id
 
 
 def record_document(glossary, rid: str, data: dict, stamp: list[int]) -> dict:
