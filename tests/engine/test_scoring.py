@@ -140,3 +140,34 @@ def test_terms_and_phrases_read_from_their_postings_score_as_their_matchers(gene
                 assert (found, cls, found_active) == (walked, type(matcher), active), q
                 read += len(found)
         assert read > 2000  # (about 2,400)
+
+
+def test_a_searcher_keeps_what_it_scored_within_its_bound(generated, monkeypatch):
+    """A searcher reads one commit, so a term scores the same each time it is asked for:
+    what one searcher scored is kept (papers browse searches again the words typed before
+    each key), the least recently used dropped beyond ``KEEP`` postings, and a new
+    searcher reads afresh."""
+    from whoosh import query
+
+    from papercli.engine import postings
+
+    reads = []
+    read = postings._read
+    monkeypatch.setattr(postings, "_read", lambda leaf: reads.append(1) or read(leaf))
+    terms = [query.Term("abstract", w) for w in ("model", "learn", "languag", "train")]
+    with generated.searcher() as searcher:
+        context = searcher.context()
+        sub, _offset = searcher.leaf_searchers()[0]
+        first = [postings.scored(t, sub, context) for t in terms]
+        assert len(reads) == 4
+        assert [postings.scored(t, sub, context) for t in terms] == first and len(reads) == 4
+        sizes = [len(found) for found, _cls, _active in first]
+        monkeypatch.setattr(postings, "KEEP", sizes[2] + sizes[3])  # (room for the last two)
+        postings.scored(query.Term("abstract", "optim"), sub, context)  # (drops the oldest)
+        assert postings._KEPT[sub]._postings <= postings.KEEP
+        reads.clear()
+        assert postings.scored(terms[0], sub, context) == first[0] and reads == [1]
+    with generated.searcher() as searcher:  # (another searcher: read again)
+        reads.clear()
+        sub, _offset = searcher.leaf_searchers()[0]
+        assert postings.scored(terms[0], sub, searcher.context()) == first[0] and reads == [1]

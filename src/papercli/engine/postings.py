@@ -16,10 +16,64 @@ these readers do not know.
 from __future__ import annotations
 
 import functools
+import weakref
+from collections import OrderedDict
+from collections.abc import Mapping
+from types import MappingProxyType
+
+KEEP = 100_000  # postings kept scored for each segment's searcher (about 10 MB at most)
 
 
-def scored(q, sub, context) -> tuple[dict[int, float], type, bool] | None:
-    """*q*'s matches in the segment *sub*, scored; None where Whoosh's matcher must walk."""
+def scored(q, sub, context) -> tuple[Mapping[int, float], type, bool] | None:
+    """*q*'s matches in the segment *sub*, scored; None where Whoosh's matcher must walk.
+
+    What a searcher has scored is kept while it lives (``KEEP``): a searcher reads one
+    commit of the index, so a term scores the same each time. papers browse keeps its
+    searcher from one keystroke to the next, and each keystroke searches again the words
+    typed before it: only the word being typed is read."""
+    query = _whoosh().query
+    kind = type(q)
+    if kind is query.Term:
+        key = (kind, q.fieldname, q.text, q.boost, context.weighting)
+    elif kind is query.Phrase and q.slop == 1:
+        key = (kind, q.fieldname, tuple(q.words), q.boost, context.weighting)
+    else:
+        return None
+    kept = _KEPT.setdefault(sub, _Kept())
+    read = kept.get(key)
+    if read is None:
+        read = _scored(q, sub, context)
+        if read is not None:
+            read = (MappingProxyType(read[0]), read[1], read[2])  # (shared: never changed)
+            kept.put(key, read)
+    return read
+
+
+class _Kept:
+    """A searcher's scored terms and phrases, the least recently used dropped first."""
+
+    def __init__(self) -> None:
+        self._items: OrderedDict = OrderedDict()
+        self._postings = 0
+
+    def get(self, key):
+        read = self._items.get(key)
+        if read is not None:
+            self._items.move_to_end(key)
+        return read
+
+    def put(self, key, read) -> None:
+        self._items[key] = read
+        self._postings += len(read[0])
+        while self._postings > KEEP and len(self._items) > 1:
+            _key, (found, _cls, _active) = self._items.popitem(last=False)
+            self._postings -= len(found)
+
+
+_KEPT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # searcher -> _Kept
+
+
+def _scored(q, sub, context) -> tuple[dict[int, float], type, bool] | None:
     query = _whoosh().query
     if type(q) is query.Term:
         matcher = q.matcher(sub, context)
