@@ -166,6 +166,35 @@ def test_rows_are_drawn_as_the_option_list_draws_them(browse_template):
     run(scenario, make_app(browse_template), size=(80, 24))
 
 
+def test_the_detail_pane_is_drawn_as_textual_draws_its_text(browse_template):
+    """``PaperText`` draws the lines on the screen itself: the same characters and looks
+    as Textual's drawing of its whole text (``Content``), in English and Chinese, marked
+    or in passing, side by side and one above the other."""
+    from textual.visual import Visual, visualize
+
+    async def scenario(pilot, app):
+        paper = app.query_one(PaperText)
+        for query in ("muon", "大语言模型", "训练加速", ""):
+            app.query_one(QueryBox).value = query
+            await settle(pilot)
+            await pilot.press("down", "space", "down")  # (a marked paper, then the next)
+            await settle(pilot)
+            for _ in range(2):
+                width, height = paper.size
+                whole = Visual.to_strips(
+                    paper, visualize(paper, paper.render()), width, None, paper.visual_style
+                )
+                assert len(whole) == height > 3
+                for y in range(height):
+                    assert _cells(paper.render_line(y)) == _cells(whole[y]), (query, y)
+                await pilot.press("up")
+                await settle(pilot)
+            await pilot.press("slash")
+
+    run(scenario, make_app(browse_template), size=(200, 50))
+    run(scenario, make_app(browse_template), size=(80, 24))
+
+
 def test_full_garbage_collections_wait_while_the_app_runs(browse_template):
     before = gc.get_threshold()
 

@@ -196,8 +196,8 @@ class Row(Visual):
         ``OptionList`` marks it)."""
         if (strip := self._strips.get((width, style))) is None:
             segments = [
-                Segment(piece.text, (style + _visual_style(piece.style)).rich_style)
-                for piece in self.text.render(self._console, end="")
+                Segment(text, (style + _visual_style(look)).rich_style)
+                for text, look in _pieces(self.text, self._console)
             ]
             strip = Strip(segments).crop(0, width).extend_cell_length(width, style.rich_style)
             strip = self._strips[width, style] = strip.apply_meta({"option": index})
@@ -208,6 +208,14 @@ class Row(Visual):
 
     def get_height(self, rules, width: int) -> int:
         return 1
+
+
+def _pieces(text: Text, console) -> list[tuple[str, RichStyle | None]]:
+    """A one-line ``Text``'s pieces and their looks, its own style under its spans' (Rich's
+    ``Text.render`` leaves a text with no spans unstyled: its caller applies the style)."""
+    if text.spans:
+        return [(piece.text, piece.style) for piece in text.render(console, end="")]
+    return [(text.plain, console.get_style(text.style) if text.style else None)]
 
 
 @lru_cache(maxsize=256)
@@ -244,6 +252,21 @@ class PaperText(Widget):
 
     def render(self) -> Text:
         return Text("\n").join(self._lines(self.size.width))
+
+    def render_line(self, y: int) -> Strip:
+        """Line *y*, as Textual draws the whole of ``render()`` (``Content``), but only the
+        lines on the screen: a long abstract was laid out whole at every new listing.
+        Text being selected with the mouse is drawn Textual's way."""
+        laid = self._lines(self.size.width)
+        if self.text_selection is not None or not 0 <= y < len(laid):
+            return super().render_line(y)
+        style, segments, x = self.visual_style, [], 0
+        for text, look in _pieces(laid[y], self.app.console):
+            segments.append(
+                Segment(text, (style + _visual_style(look)).rich_style_with_offset(x, y))
+            )
+            x += len(text)
+        return Strip(segments)
 
 
 class StatusLine(Widget):
