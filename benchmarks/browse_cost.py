@@ -136,6 +136,9 @@ class _Drawn(dict):
 
 
 def keystrokes(root: Path, rounds: int = 1) -> dict:
+    from papercli.ui import SCREEN_FPS
+
+    os.environ.setdefault("TEXTUAL_FPS", str(SCREEN_FPS))  # (as the papers program sets it)
     from papercli.engine import lean
 
     lean.load()

@@ -15,7 +15,8 @@
 
 ``main`` is the program. Whatever a command changes for the whole process is set there,
 and only there: how Typer formats help, how stdout buffers, what Ctrl-C and SIGTERM do,
-which objects the garbage collector leaves alone (and, in ``ingest``, which loggers speak).
+which objects the garbage collector leaves alone, how often Textual may draw (and, in
+``ingest``, which loggers speak).
 """
 
 from __future__ import annotations
@@ -65,6 +66,9 @@ def main() -> None:
         # Piped or captured: plain help and errors, and half of --help's start-up cost
         # (read by Typer when it is imported, hence before importing the commands).
         os.environ["TYPER_USE_RICH"] = "0"
+    from ..ui import SCREEN_FPS  # (papers browse's screen clock; Textual is not imported)
+
+    os.environ.setdefault("TEXTUAL_FPS", str(SCREEN_FPS))
     if getattr(sys.stdout, "write_through", False):
         # PYTHONUNBUFFERED (Docker images set it; so did this machine's shell) makes stdout
         # write through: a listing's line, an export's record, was a write call each (3,527

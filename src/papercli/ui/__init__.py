@@ -16,10 +16,9 @@ written, exports written, links opened, ids copied.
                 searches run as the query is typed
 """
 
-import os
-
 # Textual draws a changed screen on a clock of TEXTUAL_FPS ticks a second (60 by default),
 # and a change that comes just after a tick waits one to two ticks: at 60, a listing found
-# after the typed key was drawn waited 18-22 ms at p95; at 240, 6 ms (BENCHMARKS.md). Set
-# before Textual is first imported (it reads the setting then); the user's own wins.
-os.environ.setdefault("TEXTUAL_FPS", "240")
+# after the typed key waited 18-22 ms for its paint at p95; at 240, 6 ms. Textual reads
+# the setting when first imported: the ``papers`` program sets it (``cli.main``), unless
+# the user has.
+SCREEN_FPS = 240
