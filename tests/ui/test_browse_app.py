@@ -86,6 +86,34 @@ def test_typing_searches_and_the_keys_move_between_query_and_list(browse_templat
     run(scenario, make_app(browse_template))
 
 
+def test_keys_typed_at_once_edit_the_query_in_the_order_typed(browse_template):
+    """Keys that come in one read (a fast typist, a terminal over ssh): the editing keys act
+    in order with the characters around them. Input's editing keys were its bindings, run
+    once the key had gone up to the app: "adam", then Backspace and q read together, left
+    "adam" (q was inserted first, then deleted)."""
+    from textual import events
+
+    async def burst(pilot, *keys: str) -> None:
+        for key in keys:  # (queued together, as the driver queues one read's keys)
+            char = key if len(key) == 1 else {"backspace": "\x7f", "space": " "}.get(key)
+            pilot.app.post_message(events.Key(key, char))
+        await settle(pilot)
+
+    async def scenario(pilot, app):
+        box = app.query_one(QueryBox)
+        assert box.value == "adam"
+        await burst(pilot, "backspace", "q")
+        assert box.value == "adaq"
+        await burst(pilot, "backspace", "backspace", "backspace", "backspace", "m", "u", "o", "n")
+        assert box.value == "muon" and listed(app) == MUON
+        await burst(pilot, "home", "x", "end", "y", "left", "left", "z")
+        assert box.value == "xmuozny"
+        await burst(pilot, "end", "ctrl+u", "a", "d", "a", "m")
+        assert box.value == "adam" and status(app).endswith("match 'adam'")
+
+    run(scenario, make_app(browse_template, query="adam"))
+
+
 def test_a_new_query_starts_at_its_best_paper(browse_template):
     async def scenario(pilot, app):
         assert app.query_one(ResultsList).hit.id == MUON[3]  # (first by title)

@@ -33,11 +33,30 @@ from . import lines
 
 class QueryBox(Input):
     """The query, searched as it is typed. Down, Tab (the app's keys), Enter or Escape
-    go to the results."""
+    go to the results.
+
+    Its editing keys (Backspace, Left, Home, Ctrl+U, ...) act in the box, in order with
+    the characters typed around them. As Input's bindings they ran only once the key had
+    gone up to the app, while a character typed in the same read was inserted at once:
+    "adam", then Backspace and q typed quickly (or read together over ssh), stayed "adam"
+    (q inserted, then deleted)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.focus_results", "results", show=False)
     ]
+    EDITING: ClassVar[dict[str, str]] = {  # key -> action, as Input binds them
+        key.strip(): binding.action
+        for binding in Input.BINDINGS
+        if isinstance(binding, Binding)
+        for key in binding.key.split(",")
+    }
+
+    async def on_key(self, event: events.Key) -> None:
+        action = self.EDITING.get(event.key)
+        if action is not None:
+            event.stop()
+            event.prevent_default()
+            await self.run_action(action)
 
     def __init__(self, value: str = "") -> None:
         super().__init__(
