@@ -110,6 +110,10 @@ def test_keys_typed_at_once_edit_the_query_in_the_order_typed(browse_template):
         assert box.value == "xmuozny"
         await burst(pilot, "end", "ctrl+u", "a", "d", "a", "m")
         assert box.value == "adam" and status(app).endswith("match 'adam'")
+        await pilot.press("down", "t")  # (the tag dialog's box, the export dialog's too)
+        await settle(pilot)
+        await burst(pilot, "r", "e", "x", "backspace", "a", "d")
+        assert isinstance(app.screen, TagDialog) and app.screen.query_one("#tags").value == "read"
 
     run(scenario, make_app(browse_template, query="adam"))
 

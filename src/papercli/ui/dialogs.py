@@ -14,6 +14,7 @@ from textual.suggester import Suggester
 from textual.widgets import Footer, Input, Select, Static
 
 from .actions import FORMATS, complete, default_name
+from .widgets import TypedInput
 
 SHOWN_CHOICES = 8  # tags the tag dialog lists under the box as one types
 
@@ -60,7 +61,7 @@ class TagDialog(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text(f"Add tags to {self.what}", style="bold"))
-            yield Input(
+            yield TypedInput(
                 placeholder="reading-list, 联邦学习 …",
                 suggester=_TagSuggester(self.choices),
                 id="tags",
@@ -112,7 +113,7 @@ class ExportDialog(ModalScreen[tuple[str, str] | None]):
                 id="format",
                 compact=True,
             )
-            yield Input(value=self.file_name, id="file", select_on_focus=False, compact=True)
+            yield TypedInput(value=self.file_name, id="file", select_on_focus=False, compact=True)
             yield Static(Text(f"in {self.folder}"), classes="note")
             yield Static(Text("enter writes · tab: format · esc cancels"), classes="note")
         yield Footer(compact=True)

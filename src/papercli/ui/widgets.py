@@ -31,19 +31,13 @@ from ..text import terminal_safe
 from . import lines
 
 
-class QueryBox(Input):
-    """The query, searched as it is typed. Down, Tab (the app's keys), Enter or Escape
-    go to the results.
+class TypedInput(Input):
+    """An ``Input`` whose editing keys (Backspace, Left, Home, Ctrl+U, ...) act in the box,
+    in order with the characters typed around them. As Input's bindings they ran only once
+    the key had gone up to the app, while a character typed in the same read was inserted
+    at once: "adam", then Backspace and q typed quickly (or read together over ssh),
+    stayed "adam" (q inserted, then deleted)."""
 
-    Its editing keys (Backspace, Left, Home, Ctrl+U, ...) act in the box, in order with
-    the characters typed around them. As Input's bindings they ran only once the key had
-    gone up to the app, while a character typed in the same read was inserted at once:
-    "adam", then Backspace and q typed quickly (or read together over ssh), stayed "adam"
-    (q inserted, then deleted)."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.focus_results", "results", show=False)
-    ]
     EDITING: ClassVar[dict[str, str]] = {  # key -> action, as Input binds them
         key.strip(): binding.action
         for binding in Input.BINDINGS
@@ -57,6 +51,15 @@ class QueryBox(Input):
             event.stop()
             event.prevent_default()
             await self.run_action(action)
+
+
+class QueryBox(TypedInput):
+    """The query, searched as it is typed. Down, Tab (the app's keys), Enter or Escape
+    go to the results."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.focus_results", "results", show=False)
+    ]
 
     def __init__(self, value: str = "") -> None:
         super().__init__(
