@@ -60,3 +60,25 @@ def test_search_mark_two_export_and_quit_in_tmux(bundled_copy, tmp_path):
     bbl = (work / "main.bbl").read_text()
     assert bbl.count("\\entry{") == 2
     assert "\\entry{convergencemuon2026}" in bbl and "\\entry{ef21muon2026}" in bbl
+
+
+@pytest.mark.slow
+def test_with_stdout_redirected_the_app_fills_the_terminal_and_keeps_fast_keys(
+    bundled_copy, tmp_path
+):
+    """stdout to a file, the app on the terminal (it writes nothing to stdout): Textual took
+    the terminal's size from stdout and drew 80x24 on a 200x50 terminal. Keys sent in one
+    burst, Backspaces among them, edit the query in order."""
+    with Terminal(200, 50, tmp_path) as term:
+        term.type(f"clear; papers --library {bundled_copy} browse > out.txt; echo exit=$?")
+        term.wait_for(lambda s: "\n 63 papers" in s, 60)
+        term.keys("-l", "muxx")
+        term.wait_for(lambda s: "no paper matches 'muxx'" in s, 10)
+        term.keys("BSpace", "BSpace", "o", "n")  # (one send: read together)
+        screen = term.wait_for(lambda s: "4 papers match 'muon'" in s, 10)
+        rows = screen.splitlines()
+        assert len(rows) == 50 and "quit" in rows[-1]  # (the footer, on the last line)
+        assert max(len(row) for row in rows) > 150  # (the list and the paper side by side)
+        term.keys("C-c")
+        term.wait_for(lambda s: "exit=0" in s, 10)
+    assert (tmp_path / "out.txt").read_text() == ""

@@ -1,6 +1,9 @@
 """``browse``: the library in a full-screen app (``papercli.ui``, Textual), imported only
 when the command runs: ``papers --help`` and ``papers search`` never load Textual."""
 
+import contextlib
+import os
+import sys
 from typing import Annotated
 
 import typer
@@ -48,10 +51,29 @@ def browse(
     from ..ui.app import BrowseApp
 
     app = BrowseApp(browsing, " ".join(query or []), color=env.color != "never")
-    app.run()
+    with _stdout_on_the_terminal(env.stdout_is_terminal):
+        app.run()
     if app.failure is not None:
         raise app.failure
     if app.hung_up:
         raise exit_for_hang_up()
     for line in app.log_lines:  # (what was written, left on the terminal after the app)
         env.say(line)
+
+
+@contextlib.contextmanager
+def _stdout_on_the_terminal(already: bool):
+    """Textual draws on stderr but takes the terminal's size from stdout: with stdout sent
+    to a file (the app writes nothing there) it drew 80x24 on a terminal of any size.
+    While the app runs, stdout is the terminal stderr is."""
+    if already:
+        yield
+        return
+    sys.stdout.flush()
+    saved = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
