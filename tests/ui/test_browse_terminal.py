@@ -82,3 +82,23 @@ def test_with_stdout_redirected_the_app_fills_the_terminal_and_keeps_fast_keys(
         term.keys("C-c")
         term.wait_for(lambda s: "exit=0" in s, 10)
     assert (tmp_path / "out.txt").read_text() == ""
+
+
+@pytest.mark.slow
+def test_the_readme_shows_the_screen_papers_browse_draws(bundled_copy, tmp_path):
+    """The README's screen of ``papers browse muon``, Down, Space at 80x24 is the app's."""
+    import re
+
+    from testing import ROOT
+
+    readme = (ROOT / "README.md").read_text("utf-8")
+    [shown] = re.findall(
+        r"after `papers browse muon`, Down and\nSpace.*?```\n(.*?)```", readme, re.S
+    )
+    with Terminal(80, 24, tmp_path) as term:
+        term.type(f"clear; papers --library {bundled_copy} browse muon")
+        term.wait_for(lambda s: "4 papers match 'muon'" in s and "key " in s, 60)
+        term.keys("Down", "Space")
+        screen = term.wait_for(lambda s: "1 marked" in s, 10)
+        term.keys("q")
+    assert [row.rstrip() for row in screen.splitlines()] == shown.splitlines()
