@@ -29,7 +29,7 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto --dist worksteal -m "not slow"
 
-## soak: the fault and crash suites' long random matrices (a new seed each run), every alias variant of the taxonomy's windowed search, every index file damaged every way, Ctrl-C in every phase, every word of the query builder's check, the wheel in a fresh virtualenv; CI runs it too
+## soak: the fault and crash suites' long random matrices (a new seed each run), every alias variant of the taxonomy's windowed search, every index file damaged every way, Ctrl-C in every phase, every word of the query builder's check, the parallel writer on libraries of 240 and 520 papers, the wheel in a fresh virtualenv; CI runs it too
 soak: $(STAMP)
 	PAPERS_SOAK=1 $(BIN)/python -m pytest -q -n auto tests/store/test_faults.py tests/store/test_crash.py \
 		tests/search/test_index_damage.py tests/search/test_querylang.py \
