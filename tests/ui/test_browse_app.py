@@ -227,6 +227,33 @@ def test_the_detail_pane_is_drawn_as_textual_draws_its_text(browse_template):
     run(scenario, make_app(browse_template), size=(80, 24))
 
 
+def test_a_paper_of_the_same_height_replaces_the_last_on_the_screen(browse_template):
+    """The screen is laid out again only when the detail pane's (or the status line's)
+    height changes: a paper as tall as the last one is drawn in its place all the same."""
+    import html
+    import re
+
+    def on_screen(app) -> str:
+        svg = app.export_screenshot()
+        return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
+
+    async def scenario(pilot, app):
+        paper = app.query_one(PaperText)
+        await pilot.press("down")  # (into the list of all 63)
+        same = 0
+        for _ in range(12):
+            before = len(paper._lines(paper.size.width))
+            await pilot.press("down")
+            await settle(pilot)
+            same += len(paper._lines(paper.size.width)) == before
+            shown = on_screen(app)
+            assert f"id  {paper.hit.id}" in shown
+            assert shown.count("id  iclr2026-") == 1
+        assert same >= 2  # (papers as tall as the one before them were shown)
+
+    run(scenario, make_app(browse_template), size=(200, 50))
+
+
 def test_full_garbage_collections_wait_while_the_app_runs(browse_template):
     before = gc.get_threshold()
 

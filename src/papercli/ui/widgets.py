@@ -259,8 +259,15 @@ class PaperText(Widget):
         self._laid: tuple[int, list[Text]] | None = None
 
     def show(self, hit: Hit | None, marked: bool) -> None:
+        height = self._height()
         self.hit, self.marked, self._laid = hit, marked, None
-        self.refresh(layout=True)
+        # (the screen is laid out again only when the pane's height changes: laying it out
+        # took a fifth of a new listing's paint)
+        self.refresh(layout=height is None or self._height() != height)
+
+    def _height(self) -> int | None:
+        width = self.size.width
+        return max(1, len(self._lines(width))) if width else None
 
     def _lines(self, width: int) -> list[Text]:
         if self.hit is None:
@@ -304,12 +311,18 @@ class StatusLine(Widget):
         self.marked = 0
 
     def say(self, message: str, style: str = "dim") -> None:
+        height = self._height()
         self.message = Text(terminal_safe(message), style=style)  # (never markup)
-        self.refresh(layout=True)
+        self.refresh(layout=height is None or self._height() != height)  # (as PaperText)
 
     def count(self, marked: int) -> None:
+        height = self._height()
         self.marked = marked
-        self.refresh(layout=True)
+        self.refresh(layout=height is None or self._height() != height)
+
+    def _height(self) -> int | None:
+        width = self.size.width
+        return len(self._lines(width)) if width else None
 
     def _lines(self, width: int) -> list[Text]:
         right = Text(f" {self.marked} marked ", style=lines.MARKED) if self.marked else Text()
