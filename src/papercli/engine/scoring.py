@@ -98,13 +98,8 @@ def _walked(q, sub, context, within: set[int] | None) -> _Node:
     """*q*'s matches: a term's or a phrase's read from its postings (``postings``), any
     other's by its own Whoosh matcher, every match read (no quality bound: nothing
     skipped); with *within*, only those, skipped to when they are few beside the matches."""
-    size = 0 if within is None else q.estimate_size(sub.reader())
-    # (a posting read whole costs ~0.3 us, a skip to one paper tens of us: 'large language
-    # model' scored in 13.7 ms at 10k papers reading whole unless within is under 1/128
-    # of the estimate, 18.9 ms under 1/8; Whoosh's own matchers step a match at a time)
-    read = None
-    if within is None or len(within) * 128 >= size:
-        read = postings.scored(q, sub, context)
+    few = within is not None and len(within) * 8 < q.estimate_size(sub.reader())
+    read = None if few else postings.scored(q, sub, context)
     if read is not None:
         found, cls, active = read
         if within is not None:
@@ -112,7 +107,7 @@ def _walked(q, sub, context, within: set[int] | None) -> _Node:
         return _Node(found, cls, active)
     matcher = q.matcher(sub, context)
     found, active = {}, matcher.is_active()
-    if within is not None and len(within) * 8 < size:
+    if few:
         for docnum in sorted(within):
             if not matcher.is_active():
                 break
