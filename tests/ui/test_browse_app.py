@@ -20,7 +20,8 @@ from papercli.tags.taxonomy import load_taxonomy
 from papercli.ui import idle, lines, model
 from papercli.ui.app import BrowseApp
 from papercli.ui.dialogs import ExportDialog, TagDialog
-from papercli.ui.widgets import PaperText, QueryBox, ResultsList
+from papercli.ui.results import ResultsList
+from papercli.ui.widgets import PaperText, QueryBox
 from testing import invoke, settle
 
 MUON = [
@@ -159,37 +160,68 @@ def _cells(strip) -> list[tuple[str, object]]:
 
 
 def test_rows_are_drawn_as_the_option_list_draws_them(browse_template):
-    """``ResultsList`` draws its rows itself: the same characters and looks as
-    ``OptionList``'s own drawing (Textual's ``Content``), highlighted, marked, under the
-    mouse, focused or not, in English and Chinese; and a click lands on its row."""
+    """``ResultsList`` draws its rows itself: the same characters and looks as a compact
+    ``OptionList`` of the same rows, of the same size, draws them (Textual's own widget,
+    on a screen of its own): highlighted, marked, under the mouse, focused or not, in
+    English and Chinese. A click lands on its row."""
+    from textual.screen import Screen
     from textual.widgets import OptionList
+
+    class Theirs(Screen):
+        def __init__(self, size) -> None:
+            super().__init__()
+            self.list_size = size
+
+        def compose(self):
+            theirs = OptionList(compact=True, id="theirs")
+            theirs.styles.width, theirs.styles.height = self.list_size
+            theirs.styles.scrollbar_gutter = "stable"
+            yield theirs
+
+    async def same(pilot, app, hover: int | None = None) -> None:
+        results = app.query_one(ResultsList)
+        width, height = results.size
+        ours = [results.render_line(y) for y in range(height)]
+        rows = [
+            results._row(i, results.scrollable_content_region.width).text
+            for i in range(len(results.hits))
+        ]
+        focused = app.focused is results
+        screen = Theirs((width, height))
+        await app.push_screen(screen)
+        theirs = screen.query_one(OptionList)
+        theirs.add_options(rows)
+        theirs.highlighted = results.highlighted
+        if focused:
+            theirs.focus()
+        else:
+            screen.set_focus(None)
+        await pilot.pause()
+        if hover is not None:
+            await pilot.hover(OptionList, offset=(3, hover))
+            await pilot.pause()
+        for y in range(height):
+            assert _cells(ours[y]) == _cells(theirs.render_line(y)), y
+            if y < len(rows):
+                assert {s.meta.get("option") for _t, s, _c in ours[y]} == {y}
+        app.pop_screen()
+        await pilot.pause()
 
     async def scenario(pilot, app):
         results = app.query_one(ResultsList)
-
-        def same() -> None:
-            height = results.scrollable_content_region.height
-            for y in range(height + 1):  # (and the blank line under the last row)
-                ours, theirs = results.render_line(y), OptionList.render_line(results, y)
-                assert _cells(ours) == _cells(theirs), y
-                if results.scroll_offset.y + y < len(results.hits):
-                    assert {s.meta.get("option") for _t, s, _c in ours} == {
-                        results.scroll_offset.y + y
-                    }
-
         for query in ("大语言模型", "large language model"):
             app.query_one(QueryBox).value = query
             await settle(pilot)
-            same()
+            await same(pilot, app)
             await pilot.press("down", "space", "down", "down")  # (in the list; one marked)
             await settle(pilot)
-            same()
+            await same(pilot, app)
             await pilot.hover(ResultsList, offset=(3, 1))
             await pilot.pause()
-            same()
+            await same(pilot, app, hover=1)
             await pilot.press("slash")
             await pilot.pause()
-            same()  # (the list not focused)
+            await same(pilot, app)  # (the list not focused)
         await pilot.click(ResultsList, offset=(3, 2))
         await pilot.pause()
         assert results.highlighted == 2 and app.query_one("#main").has_class("-wide")
@@ -201,7 +233,9 @@ def test_rows_are_drawn_as_the_option_list_draws_them(browse_template):
 def test_the_detail_pane_is_drawn_as_textual_draws_its_text(browse_template):
     """``PaperText`` draws the lines on the screen itself: the same characters and looks
     as Textual's drawing of its whole text (``Content``), in English and Chinese, marked
-    or in passing, side by side and one above the other."""
+    or in passing, side by side and one above the other, from its top and scrolled."""
+    from rich.text import Text
+    from textual.strip import Strip
     from textual.visual import Visual, visualize
 
     async def scenario(pilot, app):
@@ -212,13 +246,20 @@ def test_the_detail_pane_is_drawn_as_textual_draws_its_text(browse_template):
             await pilot.press("down", "space", "down")  # (a marked paper, then the next)
             await settle(pilot)
             for _ in range(2):
-                width, height = paper.size
-                whole = Visual.to_strips(
-                    paper, visualize(paper, paper.render()), width, None, paper.visual_style
-                )
-                assert len(whole) == height > 3
-                for y in range(height):
-                    assert _cells(paper.render_line(y)) == _cells(whole[y]), (query, y)
+                for scrolled in (0, 1):
+                    await pilot.press(*["pagedown"] * scrolled)
+                    await settle(pilot)
+                    width, height = paper.scrollable_content_region.size
+                    text = Text("\n").join(paper._lines(width))
+                    whole = Visual.to_strips(
+                        paper, visualize(paper, text), width, None, paper.visual_style
+                    )
+                    top = paper.scroll_offset.y
+                    assert len(whole) > 3 and (top > 0) == (len(whole) > height) * scrolled
+                    blank = Strip.blank(width, paper.visual_style.rich_style)
+                    for y in range(height):
+                        want = whole[top + y] if top + y < len(whole) else blank
+                        assert _cells(paper.render_line(y)) == _cells(want), (query, y)
                 await pilot.press("up")
                 await settle(pilot)
             await pilot.press("slash")
@@ -250,6 +291,42 @@ def test_a_paper_of_the_same_height_replaces_the_last_on_the_screen(browse_templ
             assert f"id  {paper.hit.id}" in shown
             assert shown.count("id  iclr2026-") == 1
         assert same >= 2  # (papers as tall as the one before them were shown)
+
+    run(scenario, make_app(browse_template), size=(200, 50))
+
+
+def test_a_shorter_listing_or_paper_leaves_nothing_of_the_longer_one(browse_template):
+    """Only the lines a listing or a paper covers (or its predecessor covered) are drawn
+    again: a shorter one after a longer one leaves none of its lines on the screen."""
+    import html
+    import re
+
+    def screen_lines(app) -> list[str]:
+        svg = app.export_screenshot()
+        rows = re.findall(r'<text class="[^"]*" x="[^"]*" y="([^"]*)"[^>]*>(.*?)</text>', svg)
+        by_y: dict[float, str] = {}
+        for y, text in rows:
+            by_y[float(y)] = by_y.get(float(y), "") + html.unescape(text)
+        return [line.replace("\xa0", " ") for _y, line in sorted(by_y.items())]
+
+    async def scenario(pilot, app):
+        results, paper = app.query_one(ResultsList), app.query_one(PaperText)
+        await settle(pilot)  # (all 63 papers)
+        await pilot.press("down")
+        for _ in range(40):  # (down to a paper with a long abstract)
+            tall = len(paper._lines(paper.scrollable_content_region.width))
+            if tall > 20:
+                break
+            await pilot.press("down")
+            await settle(pilot)
+        await pilot.press("slash")
+        app.query_one(QueryBox).value = "muon"
+        await settle(pilot)
+        shown = screen_lines(app)
+        assert sum(" ICLR 2026 " in line for line in shown) == len(results.hits) == 4
+        assert sum(line.count("id  iclr2026-") for line in shown) == 1
+        short = len(paper._lines(paper.scrollable_content_region.width))
+        assert short < tall  # (the paper shown last was taller)
 
     run(scenario, make_app(browse_template), size=(200, 50))
 
@@ -326,7 +403,8 @@ def test_marked_papers_are_exported_to_papers_bib(browse_template, tmp_path):
         await pilot.press("down", "space", "down", "space")
         assert set(app.marks) == set(MUON[:2])
         assert status(app) == "4 papers match 'muon'" and app.query_one("#status").marked == 2
-        assert [row.prompt.plain[:2] for row in app.query_one(ResultsList).options] == [
+        drawn = [app.query_one(ResultsList).render_line(y).text for y in range(4)]
+        assert [line[:2] for line in drawn] == [
             "* ",
             "* ",
             "  ",

@@ -8,7 +8,9 @@ written, exports written, links opened, ids copied.
                 another command's writes (plain functions, no Textual)
     actions.py  tagging, exporting, opening a link (plain functions, no Textual)
     lines.py    a result's row and a paper's details as ``rich.text.Text`` lines
-    widgets.py  the query box, the results list, the detail pane, the status line
+    draw.py     a ``Text`` line drawn as Textual draws it, for the two widgets below
+    results.py  the results list: a row a paper, one highlighted
+    widgets.py  the query box, the detail pane, the status line
     dialogs.py  the tag and export dialogs
     terminal.py the terminal going away: a SIGHUP, or a hang-up read without one
     keys.py     what the list's keys do: mark, tag, export, open, copy, similar

@@ -24,14 +24,15 @@ from textual import work
 from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Container, VerticalScroll
-from textual.widgets import Footer, Input, OptionList
+from textual.containers import Container
+from textual.widgets import Footer, Input
 
 from ..search.results.hits import Hit
 from . import actions, idle, model, terminal
 from .keys import PaperKeys
 from .model import Browsing, Results
-from .widgets import PaperText, QueryBox, ResultsList, StatusLine
+from .results import ResultsList
+from .widgets import PaperText, QueryBox, StatusLine
 
 SIDE_BY_SIDE = 120  # columns from which the list and the detail pane stand side by side
 CHECK_EVERY = 1.0  # seconds between two looks at whether another command wrote the library
@@ -110,8 +111,7 @@ class BrowseApp(PaperKeys, App[int]):
         yield StatusLine()
         with Container(id="main"):
             yield ResultsList()
-            with VerticalScroll(id="detail", can_focus=False):
-                yield PaperText()
+            yield PaperText()
         yield Footer(compact=True)
 
     @property
@@ -232,15 +232,13 @@ class BrowseApp(PaperKeys, App[int]):
         hit, paper = self.results.hit, self.query_one(PaperText)
         if hit is not None and hit.pending:
             model.passage(self.browsing, self.listed, hit)
-        if (hit and hit.id) != (paper.hit and paper.hit.id):  # (the same paper: read on)
-            self.query_one("#detail", VerticalScroll).scroll_home(animate=False)
         paper.show(hit, hit is not None and hit.id in self.marks)
 
-    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+    def on_results_list_highlighted(self, event: ResultsList.Highlighted) -> None:
         self.show_detail()
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.action_widen()  # (a click, or Enter)
+    def on_results_list_chosen(self, event: ResultsList.Chosen) -> None:
+        self.action_widen()  # (a click)
 
     def check_library(self) -> None:
         """Read the listing again once another command has written the library; while the
@@ -293,7 +291,7 @@ class BrowseApp(PaperKeys, App[int]):
         self.query_one("#main").toggle_class("-wide")
 
     def action_scroll_detail(self, pages: int) -> None:
-        detail = self.query_one("#detail", VerticalScroll)
+        detail = self.query_one(PaperText)
         (detail.scroll_page_down if pages > 0 else detail.scroll_page_up)(animate=False)
 
     def action_quit(self) -> None:
