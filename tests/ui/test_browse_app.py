@@ -250,7 +250,7 @@ def test_the_detail_pane_is_drawn_as_textual_draws_its_text(browse_template):
                     await pilot.press(*["pagedown"] * scrolled)
                     await settle(pilot)
                     width, height = paper.scrollable_content_region.size
-                    text = Text("\n").join(paper._lines(width))
+                    text = Text("\n").join(paper._lines())
                     whole = Visual.to_strips(
                         paper, visualize(paper, text), width, None, paper.visual_style
                     )
@@ -283,10 +283,10 @@ def test_a_paper_of_the_same_height_replaces_the_last_on_the_screen(browse_templ
         await pilot.press("down")  # (into the list of all 63)
         same = 0
         for _ in range(12):
-            before = len(paper._lines(paper.size.width))
+            before = len(paper._lines())
             await pilot.press("down")
             await settle(pilot)
-            same += len(paper._lines(paper.size.width)) == before
+            same += len(paper._lines()) == before
             shown = on_screen(app)
             assert f"id  {paper.hit.id}" in shown
             assert shown.count("id  iclr2026-") == 1
@@ -314,7 +314,7 @@ def test_a_shorter_listing_or_paper_leaves_nothing_of_the_longer_one(browse_temp
         await settle(pilot)  # (all 63 papers)
         await pilot.press("down")
         for _ in range(40):  # (down to a paper with a long abstract)
-            tall = len(paper._lines(paper.scrollable_content_region.width))
+            tall = len(paper._lines())
             if tall > 20:
                 break
             await pilot.press("down")
@@ -325,10 +325,30 @@ def test_a_shorter_listing_or_paper_leaves_nothing_of_the_longer_one(browse_temp
         shown = screen_lines(app)
         assert sum(" ICLR 2026 " in line for line in shown) == len(results.hits) == 4
         assert sum(line.count("id  iclr2026-") for line in shown) == 1
-        short = len(paper._lines(paper.scrollable_content_region.width))
+        short = len(paper._lines())
         assert short < tall  # (the paper shown last was taller)
 
     run(scenario, make_app(browse_template), size=(200, 50))
+
+
+def test_a_paper_longer_than_the_pane_is_laid_out_beside_its_scrollbar(browse_template):
+    """A paper with more lines than the pane holds is laid out in the room its scrollbar
+    leaves: no line runs under the scrollbar, and no horizontal one takes the last line;
+    a short one has the whole width."""
+
+    async def scenario(pilot, app):
+        paper = app.query_one(PaperText)
+        for query, scrolls in (("orthogonalization", True), ("muon", False)):
+            app.query_one(QueryBox).value = query
+            await settle(pilot)
+            room = paper.scrollable_content_region
+            assert paper.show_vertical_scrollbar == scrolls
+            assert not paper.show_horizontal_scrollbar and room.height == paper.size.height
+            drawn = [paper.render_line(y) for y in range(room.height)]
+            assert max(line.cell_length for line in drawn) <= room.width
+            assert max(line.cell_length for line in drawn) > room.width - 6  # (filled)
+
+    run(scenario, make_app(browse_template), size=(80, 24))
 
 
 def test_full_garbage_collections_wait_while_the_app_runs(browse_template):
@@ -378,7 +398,7 @@ def test_the_detail_pane_makes_the_snippet_of_a_paper_listed_without_it(browse_t
         assert [h.pending for h in hits[:3]] == [False, True, True]
         await pilot.press("down", "down")
         paper = app.query_one(PaperText)
-        shown = "\n".join(line.plain for line in paper._lines(60))
+        shown = "\n".join(line.plain for line in paper._lines())
         assert paper.hit is hits[1] and not hits[1].pending and hits[2].pending
         assert "found through 大语言模型 → LLM" in shown
 

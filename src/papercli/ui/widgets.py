@@ -80,49 +80,51 @@ class PaperText(ScrollView):
     for the text's height, once more for the pane's scrollbar."""
 
     can_focus = False
+    DEFAULT_CSS = "PaperText { overflow-x: hidden; }"
 
     def __init__(self) -> None:
         super().__init__(id="detail")
         self.hit: Hit | None = None
         self.marked = False
-        self._laid: tuple[int, list[Text]] | None = None
+        self._laid: tuple[tuple[int, int], list[Text]] | None = None
 
     def show(self, hit: Hit | None, marked: bool) -> None:
         """Show *hit* (from its top if it is another paper than the one shown)."""
         if hit is self.hit and marked == self.marked and self._laid is not None:
             return  # (the same paper: nothing to draw again)
-        width = self.scrollable_content_region.width
-        before = len(self._lines(width))
+        before = len(self._lines())
         if (hit and hit.id) != (self.hit and self.hit.id):
             self.scroll_to(y=0, animate=False)  # (scrolled: all drawn again)
         self.hit, self.marked, self._laid = hit, marked, None
-        self._fit()
+        laid = self._lines()
+        self.virtual_size = Size(max((t.cell_len for t in laid), default=0), len(laid))
         # Only the lines either paper covers are drawn again: those under both stay blank.
-        self.refresh(Region(0, 0, width, max(before, len(self._lines(width)))))
-
-    def _fit(self) -> None:
-        """The pane scrolls over the paper's lines."""
-        width = self.scrollable_content_region.width
-        if width:
-            self.virtual_size = Size(width, len(self._lines(width)))
+        self.refresh(Region(0, 0, self.size.width, max(before, len(laid))))
 
     def on_resize(self) -> None:
-        self._fit()
+        laid = self._lines()
+        self.virtual_size = Size(max((t.cell_len for t in laid), default=0), len(laid))
 
-    def _lines(self, width: int) -> list[Text]:
-        if self.hit is None:
+    def _lines(self) -> list[Text]:
+        """The paper's lines for the pane: as wide as it is, or as the room its scrollbar
+        leaves when they are more than it holds (as a pane of text is laid out)."""
+        room = (self.size.width, self.size.height)  # (inside its padding and border)
+        if self.hit is None or room[0] <= 0:
             return []
-        if self._laid is None or self._laid[0] != width:
-            self._laid = (width, lines.detail(self.hit, width, self.marked))
+        if self._laid is None or self._laid[0] != room:
+            laid = lines.detail(self.hit, room[0], self.marked)
+            if len(laid) > room[1]:
+                width = room[0] - self.styles.scrollbar_size_vertical
+                laid = lines.detail(self.hit, width, self.marked)
+            self._laid = (room, laid)
         return self._laid[1]
 
     def render_line(self, y: int) -> Strip:
         """Line *y* of the pane: the paper's line there, as Textual draws a ``Text``, each
         cell marked with its place in the text (for selecting it with the mouse)."""
-        width = self.scrollable_content_region.width
-        laid, at = self._lines(width), self.scroll_offset.y + y
+        laid, at = self._lines(), self.scroll_offset.y + y
         if not 0 <= at < len(laid):
-            return Strip.blank(width, self.visual_style.rich_style)
+            return Strip.blank(self.scrollable_content_region.width, self.visual_style.rich_style)
         text = laid[at]
         selection = self.text_selection
         if selection is not None and (span := selection.get_span(at)) is not None:
@@ -142,7 +144,7 @@ class PaperText(ScrollView):
         return Strip(segments)
 
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
-        text = "\n".join(line.plain for line in self._lines(self.scrollable_content_region.width))
+        text = "\n".join(line.plain for line in self._lines())
         return selection.extract(text), "\n"
 
     def selection_updated(self, selection: Selection | None) -> None:
