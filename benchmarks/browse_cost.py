@@ -228,7 +228,7 @@ def first_screen(root: Path, env: dict, runs: int) -> list[float]:
                     break
         os.write(master, b"\x03")  # (Ctrl-C: quits)
         try:
-            proc.wait(10)
+            _drain_until_exit(proc, master, 10)
         except subprocess.TimeoutExpired:
             # (left running, its terminal closed, it spun at 60-80% of a core, in its own
             # session: no SIGHUP, and the benchmarks after it ran on what was left)
@@ -238,6 +238,21 @@ def first_screen(root: Path, env: dict, runs: int) -> list[float]:
         finally:
             os.close(master)
     return times
+
+
+def _drain_until_exit(proc: subprocess.Popen, master: int, timeout: float) -> None:
+    """Read what the app writes until it exits: a terminal nobody reads fills, and the
+    app, writing its last screens and restoring the terminal, waited on it for ever."""
+    deadline = time.perf_counter() + timeout
+    while proc.poll() is None:
+        if time.perf_counter() > deadline:
+            raise subprocess.TimeoutExpired(proc.args, timeout)
+        ready, _w, _x = select.select([master], [], [], 0.05)
+        if ready:
+            try:
+                os.read(master, 65536)
+            except OSError:  # (the app closed the terminal: it is exiting)
+                proc.wait(max(0.0, deadline - time.perf_counter()))
 
 
 def ms(seconds: float) -> str:
