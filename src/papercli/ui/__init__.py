@@ -9,6 +9,8 @@ written, exports written, links opened, ids copied.
     actions.py  tagging, exporting, opening a link (plain functions, no Textual)
     lines.py    a result's row and a paper's details as ``rich.text.Text`` lines
     draw.py     a ``Text`` line drawn as Textual draws it, for the two widgets below
+    scrolling.py
+                their scrollable size, set with no layout of the screen
     results.py  the results list: a row a paper, one highlighted
     widgets.py  the query box, the detail pane, the status line
     dialogs.py  the tag and export dialogs

@@ -27,6 +27,7 @@ from textual.style import Style
 from ..search.results.hits import Hit
 from . import lines
 from .draw import pieces, visual_style
+from .scrolling import set_virtual_size
 
 
 class ResultsList(ScrollView, can_focus=True):
@@ -140,9 +141,7 @@ class ResultsList(ScrollView, can_focus=True):
         width = self._width()
         self._widths = lines.columns(self.hits, width)
         self._rows = [None] * len(self.hits)
-        size = Size(width, len(self.hits))
-        if size != self.virtual_size:
-            self.virtual_size = size
+        set_virtual_size(self, Size(width, len(self.hits)))
 
     def redraw(self, indexes: list[int] | None = None) -> None:
         """Draw the rows again (all, or those at *indexes*): marks changed."""

@@ -27,6 +27,7 @@ from ..search.results.hits import Hit
 from ..text import terminal_safe
 from . import lines
 from .draw import pieces, visual_style
+from .scrolling import set_virtual_size
 
 
 class TypedInput(Input):
@@ -97,13 +98,13 @@ class PaperText(ScrollView):
             self.scroll_to(y=0, animate=False)  # (scrolled: all drawn again)
         self.hit, self.marked, self._laid = hit, marked, None
         laid = self._lines()
-        self.virtual_size = Size(max((t.cell_len for t in laid), default=0), len(laid))
+        set_virtual_size(self, Size(max((t.cell_len for t in laid), default=0), len(laid)))
         # Only the lines either paper covers are drawn again: those under both stay blank.
         self.refresh(Region(0, 0, self.size.width, max(before, len(laid))))
 
     def on_resize(self) -> None:
         laid = self._lines()
-        self.virtual_size = Size(max((t.cell_len for t in laid), default=0), len(laid))
+        set_virtual_size(self, Size(max((t.cell_len for t in laid), default=0), len(laid)))
 
     def _lines(self) -> list[Text]:
         """The paper's lines for the pane: as wide as it is, or as the room its scrollbar
