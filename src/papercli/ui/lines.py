@@ -84,8 +84,8 @@ def columns(hits: list[Hit], width: int) -> tuple[int, int]:
 
 def row(hit: Hit, width: int, marked: bool, widths: tuple[int, int]) -> Text:
     """One line of the list: the marker, the title (matched words marked; "in passing"
-    for a passing mention), venue and year, tags; cut to *width* cells, never inside a
-    character."""
+    for a passing mention), venue and year, tags: *width* cells (its columns padded, or
+    cut), never cut inside a character."""
     venue_w, tags_w = widths
     title_w = max(
         4, width - 2 - (venue_w + GAP if venue_w else 0) - (tags_w + GAP if tags_w else 0)

@@ -234,11 +234,11 @@ class Row:
 
     def strip(self, style: Style, index: int) -> Strip:
         if (strip := self._strips.get(style)) is None:
+            # (one Strip, in one pass: ``lines.row`` lays a row out *width* cells wide)
+            meta = RichStyle.from_meta({"option": index})
             segments = [
-                Segment(text, (style + visual_style(look)).rich_style)
+                Segment(text, (style + visual_style(look)).rich_style + meta)
                 for text, look in self._pieces
             ]
-            width = self.width
-            strip = Strip(segments).crop(0, width).extend_cell_length(width, style.rich_style)
-            strip = self._strips[style] = strip.apply_meta({"option": index})
+            strip = self._strips[style] = Strip(segments, self.width)
         return strip
