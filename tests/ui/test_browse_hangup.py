@@ -7,6 +7,7 @@ from __future__ import annotations
 import fcntl
 import os
 import pty
+import re
 import select
 import signal
 import struct
@@ -30,14 +31,18 @@ def terminal(rows: int = 24, columns: int = 80) -> tuple[int, int]:
 
 def browse(library, stdin: int, output: int) -> subprocess.Popen:
     """``papers browse muon`` reading *stdin*, drawing on *output* (stdout and stderr); in
-    a session of its own, so that no terminal of its is a controlling one: no SIGHUP."""
+    a session of its own, so that no terminal of its is a controlling one: no SIGHUP. A
+    hang-up ends it as it ends a program a terminal's shell starts, whatever this test
+    inherited (under ``nohup`` SIGHUP is ignored, and so it was in the app, which runs on
+    as nohup asks)."""
     return subprocess.Popen(
         [str(PAPERS), "--library", str(library), "browse", "muon"],
         stdin=stdin,
         stdout=output,
         stderr=output,
-        env={**os.environ, "TERM": "xterm-256color"},
+        env={**os.environ, "TERM": "xterm-256color", "PYTHONFAULTHANDLER": "1"},
         start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL),
     )
 
 
@@ -58,9 +63,10 @@ def read(master: int, until: bytes | None, seconds: float = 60) -> bytes:
 
 
 def ended(process: subprocess.Popen, screen: int | None = None) -> tuple[int | None, bytes]:
-    """The exit status (None: killed after ``ENDED`` seconds), and what the process drew
-    on *screen* meanwhile: a terminal nobody reads fills, and a process restoring the
-    screen then waits on it for ever (this test's own hang, once in a few runs)."""
+    """The exit status, and what the process drew on *screen* meanwhile: a terminal nobody
+    reads fills, and a process restoring the screen then waits on it for ever. A process
+    still running after ``ENDED`` seconds is stopped with SIGABRT, which makes Python's
+    fault handler write each thread's stack (on *screen*, returned): status None."""
     seen = b""
     deadline = time.monotonic() + ENDED
     while process.poll() is None and time.monotonic() < deadline:
@@ -69,10 +75,19 @@ def ended(process: subprocess.Popen, screen: int | None = None) -> tuple[int | N
         else:
             seen += read(screen, None, 0.05)
     if process.poll() is None:
+        process.send_signal(signal.SIGABRT)
+        if screen is not None:
+            seen += read(screen, None, 5)
         process.kill()
         process.wait()
         return None, seen
     return process.returncode, seen
+
+
+def said(seen: bytes) -> str:
+    """What a process wrote on its screen, its last screens' escapes left out: the
+    stacks of a process that did not end."""
+    return re.sub(rb"\x1b\[[0-?]*[ -/]*[@-~]", b"", seen)[-6000:].decode(errors="replace")
 
 
 @pytest.mark.slow
@@ -97,7 +112,7 @@ def test_input_ended_the_screen_is_restored_without_a_traceback(browse_template)
         assert b"quit" in read(screen, b"quit")
         os.close(keys)
         status, after = ended(process, screen)
-        assert status == 129
+        assert status == 129, said(after)
         after += read(screen, None, 5)
     finally:
         os.close(screen)
@@ -114,7 +129,7 @@ def test_a_sighup_ends_the_app_and_restores_the_screen(browse_template):
         assert b"quit" in read(master, b"quit")
         process.send_signal(signal.SIGHUP)
         status, after = ended(process, master)
-        assert status == 129
+        assert status == 129, said(after)
         after += read(master, None, 5)
     finally:
         os.close(master)
