@@ -40,26 +40,28 @@ def state(pane) -> dict:
     }
 
 
-def _visit(app, before=lambda: None):
+def _visit(app, before=lambda: None, still=None):
     """Each listing of ``QUERIES``, and the first papers of each, named as they come;
-    *before* is called just before each (after focus moved, which lays the footer out)."""
+    *before* is called just before each, once focus has moved and *still* has been
+    awaited (a move lays the footer out: its keys change)."""
 
     async def steps(pilot):
+        wait = still or pilot.pause
         for query in QUERIES:
+            await wait()
             before()
             app.query_one(QueryBox).value = query
             await settle(pilot)
             yield f"{query!r}"
             if app.query_one(ResultsList).hits:
                 app.action_focus_results()
-                await pilot.pause()
+                await wait()
                 for n in range(3):  # (papers of other heights, under the same scrollbar)
                     before()
                     await pilot.press("down")
                     await settle(pilot)
                     yield f"{query!r}, paper {n + 2}"
                 app.action_focus_query()
-                await pilot.pause()
 
     return steps
 
@@ -113,15 +115,18 @@ def test_a_new_listing_or_paper_lays_the_screen_out_only_when_a_scrollbar_comes_
     async def main():  # (each step's layouts, and whether its scrollbars changed)
         async with app.run_test(size=(200, 50)) as pilot:
             await settle(pilot)
-            for _ in range(100):  # (until the first screen's own layouts, the footer's, are done)
-                layouts.clear()
-                await pilot.pause(0.05)
-                if not layouts:
-                    break
+
+            async def still():  # (until no layout comes: the footer's, after a focus move)
+                for _ in range(100):
+                    layouts.clear()
+                    await pilot.pause(0.05)
+                    if not layouts:
+                        return
+
             panes = [app.query_one(ResultsList), app.query_one(PaperText)]
             before = [pane.show_vertical_scrollbar for pane in panes]
             sizes_before = [pane.virtual_size for pane in panes]
-            async for what in _visit(app, layouts.clear)(pilot):
+            async for what in _visit(app, layouts.clear, still)(pilot):
                 after = [pane.show_vertical_scrollbar for pane in panes]
                 sizes = [pane.virtual_size for pane in panes]
                 steps.append((what, after != before, sizes != sizes_before, len(layouts)))
